@@ -1,0 +1,220 @@
+// Chapter 01: one warp, one tile, nvcuda::wmma.
+//
+// Read top to bottom: (1) set up random tiles and a CPU reference for each WMMA fp16 shape, (2) check for a GPU,
+// (3) run one warp per tile on the Tensor Cores and verify against the reference, (4) time one launch, (5) probe
+// which tile element each lane's fragment register holds, (6) summarise. Exit codes: README.md, "Exit codes".
+#include "wmma_probe.cuh"
+#include "wmma_single_tile.cuh"
+
+#include "tc/cli.hpp"
+#include "tc/compare.hpp"
+#include "tc/device.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/main.hpp"
+#include "tc/matrix.hpp"
+#include "tc/random.hpp"
+#include "tc/reference.hpp"
+#include "tc/timer.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+constexpr int kMinSm = TC_CHAPTER_MIN_SM;  // declared once, in the top-level CMakeLists.txt
+const std::vector<std::string> kShapes = {"16x16x16", "32x8x16", "8x32x16"};
+
+// Calls f(Shape{}) for each tile shape the --shape/--probe selection names, in the order of kShapes.
+template <typename F>
+void for_each_shape(const std::string& selection, F&& f) {
+  if (selection == "all" || selection == "16x16x16") f(Shape16x16x16{});
+  if (selection == "all" || selection == "32x8x16") f(Shape32x8x16{});
+  if (selection == "all" || selection == "8x32x16") f(Shape8x32x16{});
+}
+
+// Prints a small matrix given element access at(r, c) -> double; integers print without decimals.
+template <typename At>
+void print_matrix(const std::string& title, int rows, int cols, bool integer, At&& at) {
+  std::printf("%s\n", title.c_str());
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) std::printf(integer ? "%5.0f" : "%7.3f", at(r, c));
+    std::printf("\n");
+  }
+}
+
+// One tile's problem: inputs (column-major, minimal ld), the CPU reference and its error scale.
+template <typename Shape>
+struct Tile {
+  tc::HostMatrix<__half, tc::ColMajor> a{Shape::M, Shape::K};
+  tc::HostMatrix<__half, tc::ColMajor> b{Shape::K, Shape::N};
+  tc::HostMatrix<float, tc::ColMajor> c{Shape::M, Shape::N};
+  std::vector<double> ref = std::vector<double>(Shape::M * Shape::N);
+  std::vector<double> mag = std::vector<double>(Shape::M * Shape::N);
+};
+
+// (1) Set up: random inputs, C != 0, reference D = A * B + C in double on the CPU.
+template <typename Shape>
+Tile<Shape> set_up(std::uint64_t seed, tc::Fill fill) {
+  Tile<Shape> t;
+  tc::fill_random(t.a, seed, fill);
+  tc::fill_random(t.b, seed + 1, fill);
+  tc::fill_random(t.c, seed + 2, fill);
+  tc::reference_gemm(tc::Op::N, tc::Op::N, Shape::M, Shape::N, Shape::K, 1.0, t.a.data(), t.a.ld(), t.b.data(),
+                     t.b.ld(), 1.0, t.c.data(), t.c.ld(), t.ref.data(), Shape::M, t.mag.data());
+  const bool integer = fill == tc::Fill::Integer;
+  std::printf("\n== tile %s: D (%dx%d) = A (%dx%d) * B (%dx%d) + C, fp16 inputs, fp32 accumulate ==\n",
+              Shape::name().c_str(), Shape::M, Shape::N, Shape::M, Shape::K, Shape::K, Shape::N);
+  print_matrix("A (fp16, column-major):", Shape::M, Shape::K, integer, [&](int r, int c) { return tc::to_double(t.a(r, c)); });
+  print_matrix("B (fp16, column-major):", Shape::K, Shape::N, integer, [&](int r, int c) { return tc::to_double(t.b(r, c)); });
+  print_matrix("C (fp32, column-major):", Shape::M, Shape::N, integer, [&](int r, int c) { return double(t.c(r, c)); });
+  print_matrix("reference D (CPU, double):", Shape::M, Shape::N, integer,
+               [&](int r, int c) { return t.ref[r + c * Shape::M]; });
+  return t;
+}
+
+// (3) Run and verify: one warp on the GPU, D poisoned first so unwritten elements show up as NaN.
+template <typename Shape>
+bool run_and_verify(const Tile<Shape>& t, tc::Fill fill) {
+  tc::DeviceBuffer<__half> a(t.a.storage()), b(t.b.storage());
+  tc::DeviceBuffer<float> c(t.c.storage()), d(t.c.storage().size());
+  d.poison();
+  launch_wmma_single_tile<Shape>(Shape::M, Shape::N, Shape::K, a.data(), t.a.ld(), b.data(), t.b.ld(), c.data(),
+                                 t.c.ld(), d.data(), Shape::M);
+  const std::vector<float> got = d.download();
+  std::printf("\n== tile %s on the Tensor Cores ==\n", Shape::name().c_str());
+  print_matrix("D (GPU):", Shape::M, Shape::N, fill == tc::Fill::Integer,
+               [&](int r, int c) { return double(got[r + c * Shape::M]); });
+  // Integer-valued inputs make the fp32 result exact, so demand exactness; real inputs get the K-scaled bound.
+  const tc::Tolerance tol =
+      fill == tc::Fill::Integer ? tc::Tolerance::exact() : tc::Tolerance::fp32_accumulate<float>();
+  const tc::CompareResult r =
+      tc::compare(Shape::M, Shape::N, Shape::K, got.data(), Shape::M, t.ref.data(), t.mag.data(), Shape::M, tol);
+  std::printf("verdict: %s\n", r.summary().c_str());
+  return r.passed;
+}
+
+// (4) Time: one tile is 2*M*N*K = 8192 FLOP, far too little to measure the Tensor Cores; what this measures is the
+// cost of a launch, the floor under every kernel in later chapters.
+template <typename Shape>
+void time_one_launch(const Tile<Shape>& t, int warmup, int repeats) {
+  tc::DeviceBuffer<__half> a(t.a.storage()), b(t.b.storage());
+  tc::DeviceBuffer<float> c(t.c.storage()), d(t.c.storage().size());
+  const tc::TimingStats s = tc::benchmark(
+      [&] {
+        launch_wmma_single_tile<Shape>(Shape::M, Shape::N, Shape::K, a.data(), t.a.ld(), b.data(), t.b.ld(),
+                                       c.data(), t.c.ld(), d.data(), Shape::M);
+      },
+      warmup, repeats);
+  const double flops = tc::gemm_flops(Shape::M, Shape::N, Shape::K);
+  std::printf("tile %-8s: median %.2f us per launch (min %.2f, max %.2f, %d launches) = %.4f TFLOP/s\n",
+              Shape::name().c_str(), s.median_ms * 1e3, s.min_ms * 1e3, s.max_ms * 1e3, s.repeats,
+              tc::tflops(flops, s.median_ms));
+}
+
+// (5) Probe one fragment kind and layout; prints the lane list, the grid and the copy count. Returns false if the
+// measured map breaks an invariant every fragment must keep (a slot outside the tile, an element nobody holds).
+template <typename Use, typename Shape, typename Layout>
+bool probe_and_print(std::vector<std::string>& summary) {
+  using F = ProbedFragment<Use, Shape, Layout>;
+  const tc::LaneMap map = probe_wmma_fragment<Use, Shape, Layout>();
+  const std::string title = std::string(F::name) + " " + Shape::name() + " " + Layout::name;
+  std::printf("\n== probe: %s ==\n", title.c_str());
+  std::printf("tile %d x %d, %d elements per lane (x[0..%d]); each lane's x[i] holds tile element (row,col):\n",
+              F::rows, F::cols, map.slots(), map.slots() - 1);
+  std::fputs(map.format_lane_list().c_str(), stdout);
+  std::printf("which lane(s) hold each element:\n");
+  std::fputs(map.format_grid().c_str(), stdout);
+  const bool ok = map.all_slots_in_tile() && map.min_copies() >= 1;
+  char line[200];
+  std::snprintf(line, sizeof line, "%-40s %2d per lane, %d lanes x %d = %4d slots for %4d elements: held %d..%d times%s",
+                title.c_str(), map.slots(), tc::kWarpSize, map.slots(), tc::kWarpSize * map.slots(),
+                F::rows * F::cols, map.min_copies(), map.max_copies(), ok ? "" : "  <-- INVALID MAP");
+  std::printf("copies: %s\n", line);
+  summary.push_back(line);
+  return ok;
+}
+
+template <typename Shape>
+bool probe_shape(std::vector<std::string>& summary) {
+  using namespace nvcuda;
+  bool ok = probe_and_print<wmma::matrix_a, Shape, tc::RowMajor>(summary);
+  ok &= probe_and_print<wmma::matrix_a, Shape, tc::ColMajor>(summary);
+  ok &= probe_and_print<wmma::matrix_b, Shape, tc::RowMajor>(summary);
+  ok &= probe_and_print<wmma::matrix_b, Shape, tc::ColMajor>(summary);
+  ok &= probe_and_print<wmma::accumulator, Shape, tc::RowMajor>(summary);
+  ok &= probe_and_print<wmma::accumulator, Shape, tc::ColMajor>(summary);
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    tc::Cli cli("01_wmma_single_tile", "One warp computes D = A * B + C for one tile with nvcuda::wmma, then probes "
+                                       "which tile element each lane's fragment holds.");
+    std::vector<std::string> shape_choices = kShapes;
+    shape_choices.push_back("all");
+    std::vector<std::string> probe_choices = shape_choices;
+    probe_choices.push_back("off");
+    cli.add_choice("shape", "all", shape_choices, "tile shapes to compute and verify")
+        .add_choice("probe", "16x16x16", probe_choices, "tile shapes whose fragment lane maps to measure and print")
+        .add_choice("fill", "integer", {"integer", "real"},
+                    "integer: values in [-4, 4], exact in fp32, checked exactly; real: [-1, 1), K-scaled tolerance")
+        .add_int("seed", 2026, "random seed", 0)
+        .add_int("warmup", 10, "untimed launches before timing", 0)
+        .add_int("repeats", 200, "timed launches (median reported)");
+    if (!cli.parse(argc, argv)) return tc::kExitOk;
+    const std::string shapes = cli.get_choice("shape");
+    const std::string probes = cli.get_choice("probe");
+    const tc::Fill fill = cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real;
+    const auto seed = static_cast<std::uint64_t>(cli.get_int("seed"));
+
+    std::string command = "01_wmma_single_tile";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    std::printf("# Chapter 01: one warp, one tile, nvcuda::wmma\n# command: %s\n# device:  %s\n", command.c_str(),
+                tc::describe(tc::query_device()).c_str());
+
+    // (1) Set up on the host: this part runs on any machine.
+    std::tuple<std::optional<Tile<Shape16x16x16>>, std::optional<Tile<Shape32x8x16>>,
+               std::optional<Tile<Shape8x32x16>>>
+        tiles;
+    for_each_shape(shapes, [&](auto shape) {
+      using Shape = decltype(shape);
+      std::get<std::optional<Tile<Shape>>>(tiles) = set_up<Shape>(seed, fill);
+    });
+    auto tile_of = [&](auto shape) -> const auto& { return *std::get<std::optional<Tile<decltype(shape)>>>(tiles); };
+
+    // (2) Everything below needs a GPU of SM >= 7.5; without one this exits 77 ("skipped").
+    std::printf("\n");
+    tc::require_sm(kMinSm, "chapter 01 (WMMA kernels)");
+
+    // (3) Run and verify.
+    bool all_ok = true;
+    for_each_shape(shapes, [&](auto shape) { all_ok &= run_and_verify(tile_of(shape), fill); });
+
+    // (4) Time one launch per shape.
+    std::printf("\n== timing: one tile per launch ==\n");
+    for_each_shape(shapes, [&](auto shape) {
+      time_one_launch(tile_of(shape), static_cast<int>(cli.get_int("warmup")), static_cast<int>(cli.get_int("repeats")));
+    });
+    std::printf("A tile is 2*M*N*K = 8192 FLOP: the time above is launch overhead, not tensor-core work. Chapter 02\n"
+                "gives each launch a whole GEMM.\n");
+
+    // (5) Probe the fragment layouts.
+    std::vector<std::string> copies;
+    if (probes != "off") {
+      for_each_shape(probes, [&](auto shape) { all_ok &= probe_shape<decltype(shape)>(copies); });
+    }
+
+    // (6) Summarise.
+    if (!copies.empty()) {
+      std::printf("\n== summary: copies of each tile element across the warp's registers ==\n");
+      for (const std::string& line : copies) std::printf("%s\n", line.c_str());
+    }
+    std::printf("\n%s\n", all_ok ? "RESULT: all tiles match the reference" : "RESULT: MISMATCH");
+    return all_ok ? tc::kExitOk : tc::kExitMismatch;
+  });
+}

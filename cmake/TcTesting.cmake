@@ -1,0 +1,51 @@
+# Catch2 and the test conventions of this project.
+#
+# Catch2 is taken from the system: v3 (Ubuntu 24.04, Fedora) or Debian 12's packaged 2.13.10; FetchContent of v3 is
+# the last fallback. Both ship a precompiled Catch2WithMain, so Catch2's main is compiled once, not per test file.
+#
+# Every test executable is registered twice with catch_discover_tests:
+#   - test cases tagged [gpu] get ctest label "gpu" and a SKIP_RETURN_CODE, so that where there is no suitable GPU they
+#     are reported as Skipped, never Passed. The code is version-specific: Catch2 2.x has no skip, so the test exits 77
+#     (tc::test::skip_without_gpu in tc_test/catch.hpp); Catch2 3.x uses SKIP(), and the process exits 4.
+#   - all other test cases get label "host".
+find_package(Catch2 3.3 CONFIG QUIET)
+if(NOT Catch2_FOUND)
+  find_package(Catch2 2.13 CONFIG QUIET)
+endif()
+if(Catch2_FOUND)
+  list(APPEND CMAKE_MODULE_PATH "${Catch2_DIR}")
+else()
+  message(STATUS "Catch2 not installed; fetching v3.7.1 (needs network)")
+  include(FetchContent)
+  FetchContent_Declare(Catch2 GIT_REPOSITORY https://github.com/catchorg/Catch2.git GIT_TAG v3.7.1 GIT_SHALLOW ON)
+  FetchContent_MakeAvailable(Catch2)
+  set(Catch2_VERSION 3.7.1)
+  list(APPEND CMAKE_MODULE_PATH "${catch2_SOURCE_DIR}/extras")
+endif()
+include(Catch)
+string(REGEX MATCH "^[0-9]+" TC_CATCH2_MAJOR "${Catch2_VERSION}")
+if(TC_CATCH2_MAJOR EQUAL 2)
+  set(TC_GPU_SKIP_CODE 77)
+else()
+  set(TC_GPU_SKIP_CODE 4)
+endif()
+message(STATUS "Catch2 ${Catch2_VERSION}: GPU tests without a GPU exit ${TC_GPU_SKIP_CODE} and show as Skipped")
+
+add_library(tc_test_support INTERFACE)
+target_include_directories(tc_test_support INTERFACE "${PROJECT_SOURCE_DIR}/common/tests/include")
+target_link_libraries(tc_test_support INTERFACE Catch2::Catch2WithMain tc::common)
+target_compile_definitions(tc_test_support INTERFACE TC_CATCH2_MAJOR=${TC_CATCH2_MAJOR})
+
+# tc_add_catch_tests(<target> <sources>...): a Catch2 test executable with [gpu] and host tests labelled as above.
+function(tc_add_catch_tests target)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE tc_test_support)
+  catch_discover_tests(${target}
+    TEST_SPEC "[gpu]"
+    TEST_PREFIX "${target}:"
+    PROPERTIES LABELS gpu SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  catch_discover_tests(${target}
+    TEST_SPEC "~[gpu]"
+    TEST_PREFIX "${target}:"
+    PROPERTIES LABELS host)
+endfunction()

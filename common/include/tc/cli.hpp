@@ -1,0 +1,73 @@
+// Command-line parsing for the chapter binaries: --name value or --name=value, with one-line errors.
+//
+// A program declares its options (integers with a range, reals, choices, flags), then parses argv. Bad input throws
+// tc::UsageError whose what() is one line naming the option and the problem; tc::run_main (main.hpp) prints it as
+// "error: ..." and exits with tc::kExitUsage (2). Rejected: unknown options, positional arguments, a missing value,
+// a value that is not entirely a number ("12x", "1e3" for an integer), integers outside their range (sizes default
+// to >= 1, so 0 and negatives are rejected), reals that are not finite, and values outside a choice list.
+// --help prints the usage and parse() returns false.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tc {
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Cli {
+ public:
+  Cli(std::string program, std::string summary);
+
+  // An integer option; values outside [min, max] are errors.
+  Cli& add_int(const std::string& name, std::int64_t default_value, const std::string& help, std::int64_t min = 1,
+               std::int64_t max = std::numeric_limits<std::int32_t>::max());
+  Cli& add_real(const std::string& name, double default_value, const std::string& help);
+  Cli& add_choice(const std::string& name, const std::string& default_value, const std::vector<std::string>& choices,
+                  const std::string& help);
+  Cli& add_flag(const std::string& name, const std::string& help);
+
+  // Parses argv[1..argc). Returns false if --help was given (usage already printed to stdout); throws UsageError.
+  bool parse(int argc, const char* const* argv);
+
+  std::int64_t get_int(const std::string& name) const;
+  double get_real(const std::string& name) const;
+  const std::string& get_choice(const std::string& name) const;
+  bool get_flag(const std::string& name) const;
+
+  std::string usage() const;
+
+ private:
+  enum class Kind { Int, Real, Choice, Flag };
+  struct Option {
+    Kind kind;
+    std::string help;
+    std::string value;  // as given (or the default); flags hold "1" or ""
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+    std::vector<std::string> choices;
+  };
+  Option& declare(const std::string& name, Kind kind, const std::string& help);
+  const Option& find(const std::string& name, Kind kind) const;
+  void assign(const std::string& name, Option& opt, const std::string& value);
+
+  std::string program_;
+  std::string summary_;
+  std::vector<std::string> order_;  // declaration order, for usage()
+  std::map<std::string, Option> options_;
+};
+
+// Parses "16x16x16" (or "16X16x16") into three positive integers; throws UsageError otherwise.
+struct Dims3 {
+  int m, n, k;
+};
+Dims3 parse_dims(const std::string& text);
+
+}  // namespace tc

@@ -1,0 +1,48 @@
+// cuBLAS as the GPU reference and the yardstick: D = alpha * op(A) * op(B) + beta * C with cublasGemmEx.
+//
+// Shapes, layouts and leading dimensions follow cuBLAS exactly (column-major; see reference.hpp for the rules). All
+// pointers are device pointers. Unlike cuBLAS's in-place C, the result goes to D (D and C may be the same buffer);
+// C is not read when beta == 0.
+// Type pairs (input TIn, output TOut) and the cuBLAS compute type used:
+//   __half -> float, __nv_bfloat16 -> float : CUBLAS_COMPUTE_32F      (fp32 accumulate, as the tensor-core kernels)
+//   float  -> float                        : CUBLAS_COMPUTE_32F      (full fp32: pass tf32-rounded inputs to check a
+//                                             tf32 kernel, or CublasMath::Tf32 for cuBLAS's own tf32 speed)
+//   double -> double                       : CUBLAS_COMPUTE_64F
+//   int8_t -> int32_t                      : CUBLAS_COMPUTE_32I      (alpha and beta must be integers)
+// Preconditions: those of cublasGemmEx (for int8: lda, ldb multiples of 4 and 4-byte aligned pointers, per the cuBLAS
+// documentation of cublasGemmEx). Errors: invalid sizes throw std::invalid_argument; cuBLAS and CUDA failures throw
+// tc::CudaError. The call is asynchronous on the handle's stream.
+// Source: cuBLAS documentation, "cublasGemmEx()" and "cublasComputeType_t".
+#pragma once
+
+#include "tc/check.hpp"
+#include "tc/reference.hpp"
+
+#include <cublas_v2.h>
+
+namespace tc {
+
+// RAII cuBLAS handle bound to a stream.
+class CublasHandle {
+ public:
+  explicit CublasHandle(cudaStream_t stream = nullptr) {
+    TC_CHECK(cublasCreate(&handle_));
+    TC_CHECK(cublasSetStream(handle_, stream));
+  }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  ~CublasHandle() { cublasDestroy(handle_); }  // a destructor must not throw
+  cublasHandle_t get() const { return handle_; }
+
+ private:
+  cublasHandle_t handle_{};
+};
+
+enum class CublasMath { Accurate, Tf32 };  // Tf32 only changes the float -> float case
+
+template <typename TIn, typename TOut>
+void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha, const TIn* A,
+                 int lda, const TIn* B, int ldb, double beta, const TOut* C, int ldc, TOut* D, int ldd,
+                 CublasMath math = CublasMath::Accurate);
+
+}  // namespace tc

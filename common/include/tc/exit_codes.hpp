@@ -1,0 +1,12 @@
+// Exit codes shared by every chapter binary, documented in README.md ("Exit codes").
+#pragma once
+
+namespace tc {
+
+inline constexpr int kExitOk = 0;          // ran, and every result matched its reference
+inline constexpr int kExitMismatch = 1;    // ran, and a result did not match its reference
+inline constexpr int kExitUsage = 2;       // bad command line: unknown flag, bad value, impossible size
+inline constexpr int kExitCudaError = 3;   // a CUDA or cuBLAS call failed (out of memory, launch failure, ...)
+inline constexpr int kExitNoGpu = 77;      // skipped: no GPU, or its SM is below the chapter's minimum
+                                           // (77 is the "skipped" code of Automake and of ctest's SKIP_RETURN_CODE)
+}  // namespace tc

@@ -1,0 +1,40 @@
+// run_main: the error handling every chapter's main() shares.
+//
+// return tc::run_main([&] { ...; return tc::kExitOk; });
+// Runs the body and maps what escapes it to the exit codes in exit_codes.hpp, printing one line to stderr:
+//   tc::UsageError, std::invalid_argument (bad flags, impossible sizes or strides) -> "error: ..." and kExitUsage (2);
+//   tc::CudaError (a failed CUDA or cuBLAS call, e.g. out of memory)               -> "error: ..." and kExitCudaError (3);
+//   any other std::exception                                                        -> "error: ..." and kExitCudaError.
+// The body's own return value (kExitOk or kExitMismatch) is passed through; kExitNoGpu comes from tc::require_sm.
+#pragma once
+
+#include "tc/check.hpp"
+#include "tc/cli.hpp"
+#include "tc/exit_codes.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+namespace tc {
+
+template <typename Body>
+int run_main(Body&& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const CudaError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitCudaError;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitCudaError;
+  }
+}
+
+}  // namespace tc

@@ -1,0 +1,94 @@
+#include "tc/cublas_reference.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+namespace tc {
+namespace {
+
+template <typename T>
+struct CudaType;
+template <>
+struct CudaType<__half> {
+  static constexpr cudaDataType_t value = CUDA_R_16F;
+};
+template <>
+struct CudaType<__nv_bfloat16> {
+  static constexpr cudaDataType_t value = CUDA_R_16BF;
+};
+template <>
+struct CudaType<float> {
+  static constexpr cudaDataType_t value = CUDA_R_32F;
+};
+template <>
+struct CudaType<double> {
+  static constexpr cudaDataType_t value = CUDA_R_64F;
+};
+template <>
+struct CudaType<std::int8_t> {
+  static constexpr cudaDataType_t value = CUDA_R_8I;
+};
+template <>
+struct CudaType<std::int32_t> {
+  static constexpr cudaDataType_t value = CUDA_R_32I;
+};
+
+cublasOperation_t to_cublas(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
+
+}  // namespace
+
+template <typename TIn, typename TOut>
+void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha, const TIn* A,
+                 int lda, const TIn* B, int ldb, double beta, const TOut* C, int ldc, TOut* D, int ldd,
+                 CublasMath math) {
+  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc);
+  if (ldd < (m > 1 ? m : 1)) throw std::invalid_argument("cublas_gemm: ldd " + std::to_string(ldd) + " < m");
+  cudaStream_t stream = nullptr;
+  TC_CHECK(cublasGetStream(handle.get(), &stream));
+  // cuBLAS updates C in place; copy C into D first so that the inputs stay untouched.
+  if (beta != 0.0 && D != C && m > 0 && n > 0) {
+    TC_CHECK(cudaMemcpy2DAsync(D, sizeof(TOut) * ldd, C, sizeof(TOut) * ldc, sizeof(TOut) * m, n,
+                               cudaMemcpyDeviceToDevice, stream));
+  }
+  // alpha/beta must have the scale type of the compute type: float for 32F, double for 64F, int32 for 32I.
+  cublasComputeType_t compute;
+  float alpha_f = static_cast<float>(alpha), beta_f = static_cast<float>(beta);
+  std::int32_t alpha_i = static_cast<std::int32_t>(alpha), beta_i = static_cast<std::int32_t>(beta);
+  const void* alpha_p = &alpha_f;
+  const void* beta_p = &beta_f;
+  if constexpr (std::is_same_v<TOut, double>) {
+    compute = CUBLAS_COMPUTE_64F;
+    alpha_p = &alpha;
+    beta_p = &beta;
+  } else if constexpr (std::is_same_v<TOut, std::int32_t>) {
+    if (alpha != std::trunc(alpha) || beta != std::trunc(beta)) {
+      throw std::invalid_argument("cublas_gemm: int8 GEMM needs integer alpha and beta");
+    }
+    compute = CUBLAS_COMPUTE_32I;
+    alpha_p = &alpha_i;
+    beta_p = &beta_i;
+  } else {
+    compute = (std::is_same_v<TIn, float> && math == CublasMath::Tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                        : CUBLAS_COMPUTE_32F;
+  }
+  TC_CHECK(cublasGemmEx(handle.get(), to_cublas(op_a), to_cublas(op_b), m, n, k, alpha_p, A, CudaType<TIn>::value,
+                        lda, B, CudaType<TIn>::value, ldb, beta_p, D, CudaType<TOut>::value, ldd, compute,
+                        CUBLAS_GEMM_DEFAULT));
+}
+
+template void cublas_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double, const __half*, int,
+    const __half*, int, double, const float*, int, float*, int, CublasMath);
+template void cublas_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double, const __nv_bfloat16*, int,
+    const __nv_bfloat16*, int, double, const float*, int, float*, int, CublasMath);
+template void cublas_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double, const float*, int,
+    const float*, int, double, const float*, int, float*, int, CublasMath);
+template void cublas_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double, const double*, int,
+    const double*, int, double, const double*, int, double*, int, CublasMath);
+template void cublas_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double, const std::int8_t*, int,
+    const std::int8_t*, int, double, const std::int32_t*, int, std::int32_t*, int, CublasMath);
+
+}  // namespace tc

@@ -1,0 +1,109 @@
+#include "tc/layouts/lane_map.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tc {
+
+LaneMap::LaneMap(int rows, int cols, int slots) : rows_(rows), cols_(cols), slots_(slots) {
+  if (rows < 1 || cols < 1 || slots < 1) {
+    throw std::invalid_argument("LaneMap: rows, cols and slots must be >= 1");
+  }
+  map_.assign(static_cast<std::size_t>(kWarpSize) * slots, Coord{});
+}
+
+Coord& LaneMap::at(int lane, int slot) {
+  return const_cast<Coord&>(static_cast<const LaneMap&>(*this).at(lane, slot));
+}
+
+const Coord& LaneMap::at(int lane, int slot) const {
+  if (lane < 0 || lane >= kWarpSize || slot < 0 || slot >= slots_) {
+    throw std::out_of_range("LaneMap::at: lane " + std::to_string(lane) + ", slot " + std::to_string(slot) +
+                            " is outside 32 lanes x " + std::to_string(slots_) + " slots");
+  }
+  return map_[static_cast<std::size_t>(lane) * slots_ + slot];
+}
+
+bool LaneMap::all_slots_in_tile() const {
+  return std::all_of(map_.begin(), map_.end(), [this](Coord c) { return in_tile(c); });
+}
+
+int LaneMap::copies(int row, int col) const {
+  return static_cast<int>(std::count(map_.begin(), map_.end(), Coord{row, col}));
+}
+
+int LaneMap::min_copies() const {
+  int lo = static_cast<int>(map_.size());
+  for (int r = 0; r < rows_; ++r)
+    for (int c = 0; c < cols_; ++c) lo = std::min(lo, copies(r, c));
+  return lo;
+}
+
+int LaneMap::max_copies() const {
+  int hi = 0;
+  for (int r = 0; r < rows_; ++r)
+    for (int c = 0; c < cols_; ++c) hi = std::max(hi, copies(r, c));
+  return hi;
+}
+
+std::vector<int> LaneMap::holders(int row, int col) const {
+  std::vector<int> lanes;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int slot = 0; slot < slots_; ++slot)
+      if (at(lane, slot) == Coord{row, col}) lanes.push_back(lane);
+  return lanes;
+}
+
+std::string LaneMap::format_lane_list(const std::string& slot_name) const {
+  std::string out;
+  char cell[48];
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    std::snprintf(cell, sizeof cell, "lane %2d:", lane);
+    out += cell;
+    for (int slot = 0; slot < slots_; ++slot) {
+      const Coord c = at(lane, slot);
+      if (in_tile(c)) {
+        std::snprintf(cell, sizeof cell, " %s[%d]=(%d,%d)", slot_name.c_str(), slot, c.row, c.col);
+      } else {
+        std::snprintf(cell, sizeof cell, " %s[%d]=(?)", slot_name.c_str(), slot);
+      }
+      out += cell;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string LaneMap::format_grid() const {
+  // Cells are as wide as the widest holder list, so columns line up whatever the copy count.
+  std::vector<std::string> cells;
+  std::size_t width = 1;
+  for (int r = 0; r < rows_; ++r) {
+    for (int c = 0; c < cols_; ++c) {
+      std::string cell;
+      for (int lane : holders(r, c)) cell += (cell.empty() ? "" : "/") + std::to_string(lane);
+      if (cell.empty()) cell = "-";
+      width = std::max(width, cell.size());
+      cells.push_back(cell);
+    }
+  }
+  std::string out = "row\\col";
+  for (int c = 0; c < cols_; ++c) {
+    std::string head = std::to_string(c);
+    out += ' ' + std::string(width - std::min(width, head.size()), ' ') + head;
+  }
+  out += '\n';
+  for (int r = 0; r < rows_; ++r) {
+    std::string head = std::to_string(r);
+    out += std::string(7 - std::min<std::size_t>(7, head.size()), ' ') + head;
+    for (int c = 0; c < cols_; ++c) {
+      const std::string& cell = cells[static_cast<std::size_t>(r) * cols_ + c];
+      out += ' ' + std::string(width - cell.size(), ' ') + cell;
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace tc

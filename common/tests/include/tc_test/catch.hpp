@@ -1,0 +1,57 @@
+// The one place tests meet Catch2's version differences (2.13 from Debian 12, 3.x elsewhere).
+//
+// Tests include this instead of a Catch2 header, and call tc::test::require_gpu(min_sm) at the start of every test
+// case tagged [gpu]. Without a suitable GPU that reports the case as skipped in the way ctest recognises for the
+// installed version (cmake/TcTesting.cmake sets the matching SKIP_RETURN_CODE):
+//   Catch2 3.x: SKIP(), after which the process exits 4;
+//   Catch2 2.x: no skip exists, so print the reason and exit 77.
+// thrown_message<E>(f) returns what() of the E that f throws (and fails the test if f throws nothing), which
+// replaces matchers whose names differ between the versions.
+#pragma once
+
+#if TC_CATCH2_MAJOR >= 3
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+using Catch::Approx;  // Catch2 2.x spells it Approx at global scope
+#else
+#include <catch2/catch.hpp>
+#endif
+
+#include "tc/device.hpp"
+#include "tc/exit_codes.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace tc::test {
+
+inline DeviceInfo require_gpu(int min_sm) {
+  DeviceInfo device = query_device();
+  if (auto why = unsuitable_reason(device, min_sm)) {
+    const std::string message = "skipped: needs a GPU of SM >= " + compute_capability(min_sm) + "; " + *why;
+#if TC_CATCH2_MAJOR >= 3
+    SKIP(message);
+#else
+    std::printf("%s\n", message.c_str());
+    std::fflush(stdout);
+    std::exit(kExitNoGpu);
+#endif
+  }
+  return device;
+}
+
+template <typename E, typename F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  FAIL("expected an exception, none was thrown");
+  return {};
+}
+
+}  // namespace tc::test

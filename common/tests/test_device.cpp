@@ -1,0 +1,48 @@
+#include "tc/device.hpp"
+#include "tc_test/catch.hpp"
+
+namespace {
+tc::DeviceInfo fake(int sm) {
+  tc::DeviceInfo d;
+  d.present = true;
+  d.name = "Test GPU";
+  d.sm = sm;
+  d.multiprocessors = 2;
+  d.global_memory_bytes = std::size_t(3) << 30;
+  d.driver_version = 13000;
+  d.runtime_version = 13000;
+  return d;
+}
+}  // namespace
+
+TEST_CASE("unsuitable_reason accepts a GPU at or above the minimum SM", "[device]") {
+  CHECK_FALSE(tc::unsuitable_reason(fake(75), 75).has_value());
+  CHECK_FALSE(tc::unsuitable_reason(fake(90), 80).has_value());
+}
+
+TEST_CASE("unsuitable_reason names a GPU below the minimum SM", "[device]") {
+  const auto why = tc::unsuitable_reason(fake(70), 75);
+  REQUIRE(why.has_value());
+  CHECK(*why == "this GPU, Test GPU, is SM 7.0");
+}
+
+TEST_CASE("unsuitable_reason passes on why there is no GPU", "[device]") {
+  tc::DeviceInfo none;
+  none.absent_reason = "no GPU found (cudaGetDeviceCount: cudaErrorInsufficientDriver: ...)";
+  CHECK(tc::unsuitable_reason(none, 75).value() == none.absent_reason);
+  CHECK(tc::unsuitable_reason(tc::DeviceInfo{}, 75).value() == "no GPU found");
+}
+
+TEST_CASE("SM numbers print as sm_XY and X.Y", "[device]") {
+  CHECK(tc::sm_name(90) == "sm_90");
+  CHECK(tc::compute_capability(75) == "7.5");
+  CHECK(tc::describe(fake(90)) == "Test GPU (sm_90, 2 SMs, 3.0 GiB), driver 13.0, runtime 13.0");
+}
+
+TEST_CASE("query_device never throws and explains an absent GPU", "[device]") {
+  tc::DeviceInfo d;
+  REQUIRE_NOTHROW(d = tc::query_device());
+  if (!d.present) CHECK_FALSE(d.absent_reason.empty());
+  if (d.present) CHECK(d.sm >= 10);
+  CHECK(d.runtime_version > 0);
+}
