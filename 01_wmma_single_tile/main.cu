@@ -16,10 +16,13 @@
 #include "tc/reference.hpp"
 #include "tc/timer.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -116,8 +119,14 @@ void time_one_launch(const Tile<Shape>& t, int warmup, int repeats) {
 
 // (5) Probe one fragment kind and layout; prints the lane list, the grid and the copy count. Returns false if the
 // measured map breaks an invariant every fragment must keep (a slot outside the tile, an element nobody holds).
+// Writes text to path; a path that cannot be written is a usage error (exit 2), reported on one line.
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!(out << text)) throw tc::UsageError("cannot write " + path);
+}
+
 template <typename Use, typename Shape, typename Layout>
-bool probe_and_print(std::vector<std::string>& summary) {
+bool probe_and_print(std::vector<std::string>& summary, const std::string& svg_dir) {
   using F = ProbedFragment<Use, Shape, Layout>;
   const tc::LaneMap map = probe_wmma_fragment<Use, Shape, Layout>();
   const std::string title = std::string(F::name) + " " + Shape::name() + " " + Layout::name;
@@ -129,23 +138,29 @@ bool probe_and_print(std::vector<std::string>& summary) {
   std::fputs(map.format_grid().c_str(), stdout);
   const bool ok = map.all_slots_in_tile() && map.min_copies() >= 1;
   char line[200];
-  std::snprintf(line, sizeof line, "%-40s %2d per lane, %d lanes x %d = %4d slots for %4d elements: held %d..%d times%s",
-                title.c_str(), map.slots(), tc::kWarpSize, map.slots(), tc::kWarpSize * map.slots(),
-                F::rows * F::cols, map.min_copies(), map.max_copies(), ok ? "" : "  <-- INVALID MAP");
+  std::snprintf(line, sizeof line,
+                "%-34s %2d x 32 lanes = %3d slots for %3d elements: each held %d..%d times, by at most %d lane(s)%s",
+                title.c_str(), map.slots(), tc::kWarpSize * map.slots(), F::rows * F::cols, map.min_copies(),
+                map.max_copies(), map.max_holder_lanes(), ok ? "" : "  <-- INVALID MAP");
   std::printf("copies: %s\n", line);
   summary.push_back(line);
+  if (!svg_dir.empty()) {
+    std::string file = std::string("01_") + F::name + "_" + Shape::name() + "_" + Layout::name + ".svg";
+    std::replace(file.begin(), file.end(), '-', '_');
+    write_file(svg_dir + "/" + file, map.to_svg("WMMA " + title + ": lane(s) holding each element, measured"));
+  }
   return ok;
 }
 
 template <typename Shape>
-bool probe_shape(std::vector<std::string>& summary) {
+bool probe_shape(std::vector<std::string>& summary, const std::string& svg_dir) {
   using namespace nvcuda;
-  bool ok = probe_and_print<wmma::matrix_a, Shape, tc::RowMajor>(summary);
-  ok &= probe_and_print<wmma::matrix_a, Shape, tc::ColMajor>(summary);
-  ok &= probe_and_print<wmma::matrix_b, Shape, tc::RowMajor>(summary);
-  ok &= probe_and_print<wmma::matrix_b, Shape, tc::ColMajor>(summary);
-  ok &= probe_and_print<wmma::accumulator, Shape, tc::RowMajor>(summary);
-  ok &= probe_and_print<wmma::accumulator, Shape, tc::ColMajor>(summary);
+  bool ok = probe_and_print<wmma::matrix_a, Shape, tc::RowMajor>(summary, svg_dir);
+  ok &= probe_and_print<wmma::matrix_a, Shape, tc::ColMajor>(summary, svg_dir);
+  ok &= probe_and_print<wmma::matrix_b, Shape, tc::RowMajor>(summary, svg_dir);
+  ok &= probe_and_print<wmma::matrix_b, Shape, tc::ColMajor>(summary, svg_dir);
+  ok &= probe_and_print<wmma::accumulator, Shape, tc::RowMajor>(summary, svg_dir);
+  ok &= probe_and_print<wmma::accumulator, Shape, tc::ColMajor>(summary, svg_dir);
   return ok;
 }
 
@@ -165,7 +180,8 @@ int main(int argc, char** argv) {
                     "integer: values in [-4, 4], exact in fp32, checked exactly; real: [-1, 1), K-scaled tolerance")
         .add_int("seed", 2026, "random seed", 0)
         .add_int("warmup", 10, "untimed launches before timing", 0)
-        .add_int("repeats", 200, "timed launches (median reported)");
+        .add_int("repeats", 200, "timed launches (median reported)")
+        .add_string("svg", "", "also write each probed lane map as an SVG figure into this folder");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
     const std::string shapes = cli.get_choice("shape");
     const std::string probes = cli.get_choice("probe");
@@ -206,7 +222,8 @@ int main(int argc, char** argv) {
     // (5) Probe the fragment layouts.
     std::vector<std::string> copies;
     if (probes != "off") {
-      for_each_shape(probes, [&](auto shape) { all_ok &= probe_shape<decltype(shape)>(copies); });
+      for_each_shape(probes,
+                     [&](auto shape) { all_ok &= probe_shape<decltype(shape)>(copies, cli.get_string("svg")); });
     }
 
     // (6) Summarise.

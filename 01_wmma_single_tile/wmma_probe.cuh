@@ -89,7 +89,7 @@ tc::LaneMap probe_wmma_fragment() {
   tc::DeviceBuffer<float> d_slots(static_cast<std::size_t>(tc::kWarpSize) * kMaxProbeSlots);
   tc::DeviceBuffer<int> d_count(1);
   d_slots.poison();  // NaN: a slot the kernel did not write decodes as (?) rather than as a plausible coordinate
-  constexpr int kThreads = 32;  // one warp: the load is warp-collective
+  constexpr int kThreads = tc::kWarpSize;  // one warp: the load is warp-collective
   wmma_probe_kernel<Use, Shape, Layout><<<1, kThreads>>>(d_tile.data(), tile.ld(), d_slots.data(), d_count.data());
   tc::check_launch();
   const std::vector<float> slots = d_slots.download();

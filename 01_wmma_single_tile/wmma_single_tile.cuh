@@ -11,6 +11,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
 #include "tc/layouts/tags.hpp"
 #include "tc/wmma.cuh"
 #include "tc/wmma_rules.hpp"
@@ -97,7 +98,7 @@ void launch_wmma_single_tile(int m, int n, int k, const __half* A, int lda, cons
   tc::require_wmma_operand(C, ldc, "C");
   tc::require_wmma_operand(D, ldd, "D");
 
-  constexpr int kThreads = 32;  // one warp: the whole tile is one warp-wide operation
+  constexpr int kThreads = tc::kWarpSize;  // one warp: the whole tile is one warp-wide operation
   wmma_single_tile_kernel<Shape, LayoutA, LayoutB><<<1, kThreads, 0, stream>>>(A, lda, B, ldb, C, ldc, D, ldd);
   tc::check_launch();
 }

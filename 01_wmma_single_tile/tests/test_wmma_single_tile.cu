@@ -11,6 +11,7 @@
 #include "tc_test/catch.hpp"
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace {

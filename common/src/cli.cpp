@@ -68,6 +68,11 @@ Cli& Cli::add_flag(const std::string& name, const std::string& help) {
   return *this;
 }
 
+Cli& Cli::add_string(const std::string& name, const std::string& default_value, const std::string& help) {
+  declare(name, Kind::String, help).value = default_value;
+  return *this;
+}
+
 void Cli::assign(const std::string& name, Option& opt, const std::string& value) {
   switch (opt.kind) {
     case Kind::Int: {
@@ -94,6 +99,9 @@ void Cli::assign(const std::string& name, Option& opt, const std::string& value)
       if (!known) throw UsageError("--" + name + " must be one of " + list + "; got '" + value + "'");
       break;
     }
+    case Kind::String:
+      if (value.empty()) throw UsageError("--" + name + " needs a non-empty value");
+      break;
     case Kind::Flag:
       break;
   }
@@ -155,6 +163,7 @@ double Cli::get_real(const std::string& name) const {
 }
 const std::string& Cli::get_choice(const std::string& name) const { return find(name, Kind::Choice).value; }
 bool Cli::get_flag(const std::string& name) const { return !find(name, Kind::Flag).value.empty(); }
+const std::string& Cli::get_string(const std::string& name) const { return find(name, Kind::String).value; }
 
 std::string Cli::usage() const {
   std::string out = "usage: " + program_ + " [options]\n" + summary_ + "\n\noptions:\n";
@@ -163,14 +172,17 @@ std::string Cli::usage() const {
     std::string left = "  --" + name;
     if (opt.kind == Kind::Int) left += " N";
     if (opt.kind == Kind::Real) left += " X";
+    if (opt.kind == Kind::String) left += " TEXT";
     if (opt.kind == Kind::Choice) {
       std::string list;
       for (const std::string& c : opt.choices) list += (list.empty() ? "" : "|") + c;
       left += " " + list;
     }
+    // Help text starts in column 35; a longer option spec gets its help on the next line.
     if (left.size() < 34) left.resize(34, ' ');
+    else left += "\n" + std::string(34, ' ');
     out += left + " " + opt.help;
-    if (opt.kind != Kind::Flag) out += " (default: " + opt.value + ")";
+    if (opt.kind != Kind::Flag && !opt.value.empty()) out += " (default: " + opt.value + ")";
     out += "\n";
   }
   return out;

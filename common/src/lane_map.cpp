@@ -55,6 +55,17 @@ std::vector<int> LaneMap::holders(int row, int col) const {
   return lanes;
 }
 
+int LaneMap::max_holder_lanes() const {
+  int most = 0;
+  for (int r = 0; r < rows_; ++r) {
+    for (int c = 0; c < cols_; ++c) {
+      std::vector<int> lanes = holders(r, c);  // sorted, so distinct lanes are runs
+      most = std::max(most, static_cast<int>(std::unique(lanes.begin(), lanes.end()) - lanes.begin()));
+    }
+  }
+  return most;
+}
+
 std::string LaneMap::format_lane_list(const std::string& slot_name) const {
   std::string out;
   char cell[48];
@@ -103,6 +114,56 @@ std::string LaneMap::format_grid() const {
     }
     out += '\n';
   }
+  return out;
+}
+
+std::string LaneMap::to_svg(const std::string& title) const {
+  // Layout in SVG user units (pixels): a cell of 46 x 24 fits "31/31" in an 11 px font; a 40 px margin on the left
+  // and top holds the row and column indices, 30 px above that the title.
+  constexpr int kCellW = 46, kCellH = 24, kLeft = 40, kTop = 70, kTitleY = 24;
+  const int width = kLeft + cols_ * kCellW + 10;
+  const int height = kTop + rows_ * kCellH + 10;
+  std::string out;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                "font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+                "<text x=\"%d\" y=\"%d\" font-size=\"14\">",
+                width, height, width, height, kLeft, kTitleY);
+  out += buf;
+  for (char ch : title) {  // escape the three characters XML text cannot hold as they are
+    if (ch == '<') out += "&lt;";
+    else if (ch == '>') out += "&gt;";
+    else if (ch == '&') out += "&amp;";
+    else out += ch;
+  }
+  out += "</text>\n";
+  for (int c = 0; c < cols_; ++c) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
+                  kLeft + c * kCellW + kCellW / 2, kTop - 8, c);
+    out += buf;
+  }
+  for (int r = 0; r < rows_; ++r) {
+    std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n", kLeft - 6,
+                  kTop + r * kCellH + 16, r);
+    out += buf;
+    for (int c = 0; c < cols_; ++c) {
+      const std::vector<int> lanes = holders(r, c);
+      std::string label;
+      for (int lane : lanes) label += (label.empty() ? "" : "/") + std::to_string(lane);
+      // Hue: lane % 4 picks one of four widely spaced base hues and lane / 4 shifts within it, so neighbouring
+      // lanes of one quad differ strongly and the same position in different quads differs slightly.
+      const int hue = lanes.empty() ? 0 : (lanes.front() % 4) * 90 + (lanes.front() / 4) * 10;
+      const char* fill_light = lanes.empty() ? "100%" : "82%";
+      std::snprintf(buf, sizeof buf,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"hsl(%d,70%%,%s)\" stroke=\"#555\"/>"
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+                    kLeft + c * kCellW, kTop + r * kCellH, kCellW, kCellH, hue, fill_light,
+                    kLeft + c * kCellW + kCellW / 2, kTop + r * kCellH + 16, label.empty() ? "-" : label.c_str());
+      out += buf;
+    }
+  }
+  out += "</svg>\n";
   return out;
 }
 

@@ -10,7 +10,8 @@ tc::Cli make_cli() {
       .add_int("seed", 1, "seed", 0)
       .add_real("alpha", 1.0, "scale")
       .add_choice("shape", "all", {"16x16x16", "32x8x16", "all"}, "shape")
-      .add_flag("verbose", "more output");
+      .add_flag("verbose", "more output")
+      .add_string("out", "", "output folder");
   return cli;
 }
 // Parses the arguments after the program name; returns the UsageError message, or "" if parsing succeeded.
@@ -28,8 +29,10 @@ std::string parse_error(std::vector<const char*> args) {
 
 TEST_CASE("Cli parses both --name value and --name=value", "[cli]") {
   tc::Cli cli = make_cli();
-  const char* argv[] = {"prog", "--m", "48", "--alpha=-2.5", "--shape", "32x8x16", "--verbose", "--seed=+7"};
-  REQUIRE(cli.parse(8, argv));
+  const char* argv[] = {"prog",    "--m",       "48",     "--alpha=-2.5", "--shape",
+                        "32x8x16", "--verbose", "--seed=+7", "--out",        "figures/x y"};
+  REQUIRE(cli.parse(10, argv));
+  CHECK(cli.get_string("out") == "figures/x y");
   CHECK(cli.get_int("m") == 48);
   CHECK(cli.get_real("alpha") == -2.5);
   CHECK(cli.get_choice("shape") == "32x8x16");
@@ -45,6 +48,7 @@ TEST_CASE("Cli keeps defaults for options not given", "[cli]") {
   CHECK(cli.get_real("alpha") == 1.0);
   CHECK(cli.get_choice("shape") == "all");
   CHECK_FALSE(cli.get_flag("verbose"));
+  CHECK(cli.get_string("out").empty());
 }
 
 TEST_CASE("Cli rejects bad input with one line naming the problem", "[cli]") {
@@ -61,6 +65,7 @@ TEST_CASE("Cli rejects bad input with one line naming the problem", "[cli]") {
   CHECK(parse_error({"--alpha", "1.5.2"}).find("expects a finite number") != std::string::npos);
   CHECK(parse_error({"--shape", "4x4x4"}).find("--shape must be one of 16x16x16, 32x8x16, all") != std::string::npos);
   CHECK(parse_error({"--verbose=1"}).find("takes no value") != std::string::npos);
+  CHECK(parse_error({"--out="}).find("--out needs a non-empty value") != std::string::npos);
   CHECK(parse_error({"16"}).find("unexpected argument '16'") != std::string::npos);
   CHECK(parse_error({"--"}).find("unexpected argument") != std::string::npos);
   CHECK(parse_error({"-m", "4"}).find("unexpected argument '-m'") != std::string::npos);

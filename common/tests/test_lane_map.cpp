@@ -21,6 +21,7 @@ TEST_CASE("LaneMap counts copies: a bijection holds every element once", "[lane_
   CHECK(map.min_copies() == 1);
   CHECK(map.max_copies() == 1);
   CHECK(map.holders(1, 5) == std::vector<int>{5});
+  CHECK(map.max_holder_lanes() == 1);
 }
 
 TEST_CASE("LaneMap counts copies: a duplicated map holds each element twice", "[lane_map]") {
@@ -34,7 +35,22 @@ TEST_CASE("LaneMap counts copies: a duplicated map holds each element twice", "[
   CHECK(map.min_copies() == 2);
   CHECK(map.max_copies() == 2);
   CHECK(map.holders(0, 1) == std::vector<int>{0, 16});
+  CHECK(map.max_holder_lanes() == 2);  // the two copies sit in different lanes
   CHECK(map.format_grid().find("0/16") != std::string::npos);
+}
+
+TEST_CASE("LaneMap tells copies within one lane from copies across lanes", "[lane_map]") {
+  // 8 x 8 tile, 4 slots: lane l holds 2 elements, each twice (slots 0,1 repeated in 2,3), as WMMA matrix_a does.
+  tc::LaneMap map(8, 8, 4);
+  for (int lane = 0; lane < 32; ++lane)
+    for (int slot = 0; slot < 4; ++slot) {
+      const int e = lane * 2 + slot % 2;
+      map.at(lane, slot) = {e / 8, e % 8};
+    }
+  CHECK(map.min_copies() == 2);
+  CHECK(map.max_holder_lanes() == 1);
+  CHECK(map.holders(0, 0) == std::vector<int>{0, 0});
+  CHECK(map.format_grid().find(" 0/0 ") != std::string::npos);
 }
 
 TEST_CASE("LaneMap finds slots outside the tile and elements nobody holds", "[lane_map]") {
@@ -71,4 +87,18 @@ TEST_CASE("probe encoding round-trips every (row, col) of a 32 x 64 tile through
   CHECK(tc::probe_coord(2.5) == tc::Coord{-1, -1});
   CHECK(tc::probe_coord(4096.0) == tc::Coord{-1, -1});
   CHECK(tc::probe_coord(std::nan("")) == tc::Coord{-1, -1});  // an unwritten (poisoned) slot
+}
+
+TEST_CASE("LaneMap::to_svg draws one labelled cell per tile element", "[lane_map]") {
+  tc::LaneMap map = once_map();
+  map.at(31, 3) = {0, 0};  // (0, 0) now has two holders, (7, 15) none
+  const std::string svg = map.to_svg("A & B <test>");
+  CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(svg.find("</svg>") != std::string::npos);
+  CHECK(svg.find("A &amp; B &lt;test&gt;") != std::string::npos);
+  std::size_t cells = 0;
+  for (std::size_t at = svg.find("<rect x="); at != std::string::npos; at = svg.find("<rect x=", at + 1)) ++cells;
+  CHECK(cells == 8 * 16);
+  CHECK(svg.find(">0/31</text>") != std::string::npos);
+  CHECK(svg.find(">-</text>") != std::string::npos);
 }

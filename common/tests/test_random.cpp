@@ -1,6 +1,7 @@
 #include "tc/random.hpp"
 #include "tc_test/catch.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>

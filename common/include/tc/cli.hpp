@@ -33,6 +33,8 @@ class Cli {
   Cli& add_choice(const std::string& name, const std::string& default_value, const std::vector<std::string>& choices,
                   const std::string& help);
   Cli& add_flag(const std::string& name, const std::string& help);
+  // Free text, e.g. a path; an empty default means "not given".
+  Cli& add_string(const std::string& name, const std::string& default_value, const std::string& help);
 
   // Parses argv[1..argc). Returns false if --help was given (usage already printed to stdout); throws UsageError.
   bool parse(int argc, const char* const* argv);
@@ -41,11 +43,12 @@ class Cli {
   double get_real(const std::string& name) const;
   const std::string& get_choice(const std::string& name) const;
   bool get_flag(const std::string& name) const;
+  const std::string& get_string(const std::string& name) const;
 
   std::string usage() const;
 
  private:
-  enum class Kind { Int, Real, Choice, Flag };
+  enum class Kind { Int, Real, Choice, Flag, String };
   struct Option {
     Kind kind;
     std::string help;

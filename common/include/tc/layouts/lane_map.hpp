@@ -49,11 +49,17 @@ class LaneMap {
   int max_copies() const;
   // The lanes holding (row, col), in increasing order, with a lane repeated if it holds the element twice.
   std::vector<int> holders(int row, int col) const;
+  // The most distinct lanes that hold any one element: 1 means every copy of an element sits in the same lane
+  // (a lane holds its data twice), more means copies are spread over lanes.
+  int max_holder_lanes() const;
 
   // One line per lane: "lane  5: x[0]=(1,2) x[1]=(1,3) ...". `slot_name` is the register's name, e.g. "x".
   std::string format_lane_list(const std::string& slot_name = "x") const;
   // The tile as a grid: each cell lists the lane(s) holding that element, "a/b" for two holders.
   std::string format_grid() const;
+  // The same grid as a standalone SVG figure: one cell per element, coloured by its first holder's lane (lanes 4
+  // apart get distant hues, so the 8 "quads" of 4 lanes stand out), labelled with every holder; `title` above it.
+  std::string to_svg(const std::string& title) const;
 
  private:
   int rows_;

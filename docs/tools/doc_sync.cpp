@@ -1,0 +1,139 @@
+// doc_sync: keeps the code and the measured output quoted in the docs identical to their sources.
+//
+// A Markdown file marks each quoted block with an HTML comment on the line before its ``` fence:
+//   <!-- snippet: 01_wmma_single_tile/wmma_single_tile.cuh#kernel -->
+//       the lines between "// [doc:kernel]" and "// [/doc:kernel]" in that file (paths relative to the repository);
+//   <!-- output: docs/results/01_wmma_single_tile_h200.txt#probe: matrix_a 16x16x16 row-major -->
+//       the section of a saved program output from its "== probe: matrix_a 16x16x16 row-major ==" line up to the
+//       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file.
+// Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
+//        doc_sync update <repository root>   rewrite the blocks from their sources.
+// Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
+// exits 2.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> read_lines(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The lines a marker names: a code region or an output section.
+std::vector<std::string> source_lines(const fs::path& root, const std::string& kind, const std::string& target) {
+  const auto hash = target.find('#');
+  const std::string file = target.substr(0, hash);
+  const std::string part = hash == std::string::npos ? "" : target.substr(hash + 1);
+  const std::vector<std::string> lines = read_lines(root / file);
+  std::vector<std::string> out;
+  if (kind == "snippet") {
+    const std::string begin = "// [doc:" + part + "]", end = "// [/doc:" + part + "]";
+    std::size_t i = 0;
+    while (i < lines.size() && trim(lines[i]) != begin) ++i;
+    if (i == lines.size()) throw std::runtime_error(file + " has no region " + begin);
+    for (++i; i < lines.size() && trim(lines[i]) != end; ++i) out.push_back(lines[i]);
+    if (i == lines.size()) throw std::runtime_error(file + ": region " + begin + " is not closed by " + end);
+    return out;
+  }
+  if (part.empty()) return lines;
+  std::size_t i = 0;
+  if (part == "header") {
+    while (i < lines.size() && lines[i].rfind("# ", 0) == 0) out.push_back(lines[i++]);
+  } else {
+    const std::string heading = "== " + part + " ==";
+    while (i < lines.size() && lines[i] != heading) ++i;
+    if (i == lines.size()) throw std::runtime_error(file + " has no section '" + heading + "'");
+    out.push_back(lines[i]);
+    for (++i; i < lines.size() && lines[i].rfind("== ", 0) != 0; ++i) out.push_back(lines[i]);
+  }
+  while (!out.empty() && trim(out.back()).empty()) out.pop_back();
+  if (out.empty()) throw std::runtime_error(file + ": '" + part + "' is empty");
+  return out;
+}
+
+// Checks (or rewrites) one Markdown file; returns the number of blocks that differ from their sources.
+int sync_file(const fs::path& root, const fs::path& md, bool update) {
+  std::vector<std::string> lines = read_lines(md);
+  std::vector<std::string> result;
+  int drifted = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    result.push_back(lines[i]);
+    const std::string t = trim(lines[i]);
+    std::string kind;
+    for (const char* k : {"snippet", "output"}) {
+      const std::string open = std::string("<!-- ") + k + ": ";
+      if (t.rfind(open, 0) == 0 && t.size() > open.size() + 4 && t.compare(t.size() - 4, 4, " -->") == 0) kind = k;
+    }
+    if (kind.empty()) continue;
+    const std::string target = t.substr(kind.size() + 7, t.size() - kind.size() - 11);
+    const std::string where = md.string() + ":" + std::to_string(i + 1);
+    if (i + 1 >= lines.size() || lines[i + 1].rfind("```", 0) != 0) {
+      throw std::runtime_error(where + ": a ``` fence must follow the marker");
+    }
+    std::size_t close = i + 2;
+    while (close < lines.size() && lines[close].rfind("```", 0) != 0) ++close;
+    if (close == lines.size()) throw std::runtime_error(where + ": the ``` fence is not closed");
+    const std::vector<std::string> current(lines.begin() + i + 2, lines.begin() + close);
+    const std::vector<std::string> wanted = source_lines(root, kind, target);
+    if (current != wanted) {
+      ++drifted;
+      std::cout << where << ": " << kind << " '" << target << "' differs from its source\n";
+    }
+    result.push_back(lines[i + 1]);
+    result.insert(result.end(), wanted.begin(), wanted.end());
+    result.push_back(lines[close]);
+    i = close;
+  }
+  if (update && drifted > 0) {
+    std::ofstream out(md);
+    for (const std::string& line : result) out << line << '\n';
+    if (!out) throw std::runtime_error("cannot write " + md.string());
+  }
+  return drifted;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3 || (std::string(argv[1]) != "check" && std::string(argv[1]) != "update")) {
+    std::cerr << "usage: doc_sync check|update <repository root>\n";
+    return 2;
+  }
+  const bool update = std::string(argv[1]) == "update";
+  const fs::path root = argv[2];
+  try {
+    std::vector<fs::path> files = {root / "README.md"};
+    for (const auto& entry : fs::directory_iterator(root / "docs")) {
+      if (entry.path().extension() == ".md") files.push_back(entry.path());
+    }
+    int drifted = 0;
+    for (const fs::path& md : files) drifted += sync_file(root, md, update);
+    if (drifted > 0 && !update) {
+      std::cout << drifted << " block(s) out of date; run: cmake --build <build dir> --target update_docs\n";
+      return 1;
+    }
+    std::cout << (update ? "updated " : "checked ") << files.size() << " Markdown files: "
+              << (update ? std::to_string(drifted) + " block(s) rewritten" : "every quoted block matches its source")
+              << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
