@@ -10,32 +10,19 @@
 namespace tc {
 namespace {
 
+// cuBLAS's name for each element type.
 template <typename T>
-struct CudaType;
-template <>
-struct CudaType<__half> {
-  static constexpr cudaDataType_t value = CUDA_R_16F;
-};
-template <>
-struct CudaType<__nv_bfloat16> {
-  static constexpr cudaDataType_t value = CUDA_R_16BF;
-};
-template <>
-struct CudaType<float> {
-  static constexpr cudaDataType_t value = CUDA_R_32F;
-};
-template <>
-struct CudaType<double> {
-  static constexpr cudaDataType_t value = CUDA_R_64F;
-};
-template <>
-struct CudaType<std::int8_t> {
-  static constexpr cudaDataType_t value = CUDA_R_8I;
-};
-template <>
-struct CudaType<std::int32_t> {
-  static constexpr cudaDataType_t value = CUDA_R_32I;
-};
+constexpr cudaDataType_t cuda_data_type() {
+  if constexpr (std::is_same_v<T, __half>) return CUDA_R_16F;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return CUDA_R_16BF;
+  else if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return CUDA_R_8I;
+  else {
+    static_assert(std::is_same_v<T, std::int32_t>, "no cuBLAS data type for this element type");
+    return CUDA_R_32I;
+  }
+}
 
 cublasOperation_t to_cublas(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
@@ -75,8 +62,8 @@ void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int
     compute = (std::is_same_v<TIn, float> && math == CublasMath::Tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
                                                                         : CUBLAS_COMPUTE_32F;
   }
-  TC_CHECK(cublasGemmEx(handle.get(), to_cublas(op_a), to_cublas(op_b), m, n, k, alpha_p, A, CudaType<TIn>::value,
-                        lda, B, CudaType<TIn>::value, ldb, beta_p, D, CudaType<TOut>::value, ldd, compute,
+  TC_CHECK(cublasGemmEx(handle.get(), to_cublas(op_a), to_cublas(op_b), m, n, k, alpha_p, A, cuda_data_type<TIn>(),
+                        lda, B, cuda_data_type<TIn>(), ldb, beta_p, D, cuda_data_type<TOut>(), ldd, compute,
                         CUBLAS_GEMM_DEFAULT));
 }
 

@@ -17,9 +17,11 @@
 
 namespace tc {
 
-class UsageError : public std::runtime_error {
+// Bad command-line input. It is an invalid argument, so code that handles std::invalid_argument (tc::run_main)
+// handles it too.
+class UsageError : public std::invalid_argument {
  public:
-  using std::runtime_error::runtime_error;
+  using std::invalid_argument::invalid_argument;
 };
 
 class Cli {

@@ -2,9 +2,10 @@
 //
 // return tc::run_main([&] { ...; return tc::kExitOk; });
 // Runs the body and maps what escapes it to the exit codes in exit_codes.hpp, printing one line to stderr:
-//   tc::UsageError, std::invalid_argument (bad flags, impossible sizes or strides) -> "error: ..." and kExitUsage (2);
-//   tc::CudaError (a failed CUDA or cuBLAS call, e.g. out of memory)               -> "error: ..." and kExitCudaError (3);
-//   any other std::exception                                                        -> "error: ..." and kExitCudaError.
+//   std::invalid_argument, tc::UsageError among them (bad flags, impossible sizes or strides)
+//                                                         -> "error: ..." and kExitUsage (2);
+//   any other std::exception, tc::CudaError among them (a failed CUDA or cuBLAS call, e.g. out of memory)
+//                                                         -> "error: ..." and kExitCudaError (3).
 // The body's own return value (kExitOk or kExitMismatch) is passed through; kExitNoGpu comes from tc::require_sm.
 #pragma once
 
@@ -22,15 +23,9 @@ template <typename Body>
 int run_main(Body&& body) {
   try {
     return body();
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitUsage;
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitUsage;
-  } catch (const CudaError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    return kExitCudaError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitCudaError;
