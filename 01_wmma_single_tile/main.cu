@@ -3,6 +3,7 @@
 // Read top to bottom: (1) set up random tiles and a CPU reference for each WMMA fp16 shape, (2) check for a GPU,
 // (3) run one warp per tile on the Tensor Cores and verify against the reference, (4) time one launch, (5) probe
 // which tile element each lane's fragment register holds, (6) summarise. Exit codes: README.md, "Exit codes".
+#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_probe.cuh"
 #include "wmma_single_tile.cuh"
 
@@ -27,7 +28,6 @@
 
 namespace {
 
-constexpr int kMinSm = TC_CHAPTER_MIN_SM;  // declared once, in the top-level CMakeLists.txt
 const std::vector<std::string> kShapes = {"16x16x16", "32x8x16", "8x32x16"};
 
 // Calls f(Shape{}) for each tile shape the --shape/--probe selection names, in the order of kShapes.
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
 
     // (2) Everything below needs a GPU of SM >= 7.5; without one this exits 77 ("skipped").
     std::printf("\n");
-    tc::require_sm(kMinSm, "chapter 01 (WMMA kernels)");
+    tc::require_sm(tc::chapter::kMinSm, "chapter 01 (WMMA kernels)");
 
     // (3) Run and verify.
     bool all_ok = true;

@@ -6,7 +6,7 @@
 # Every test executable is registered twice with catch_discover_tests:
 #   - test cases tagged [gpu] get ctest label "gpu" and a SKIP_RETURN_CODE, so that where there is no suitable GPU they
 #     are reported as Skipped, never Passed. The code is version-specific: Catch2 2.x has no skip, so the test exits 77
-#     (tc::test::skip_without_gpu in tc_test/catch.hpp); Catch2 3.x uses SKIP(), and the process exits 4.
+#     (tc::test::require_gpu in tc_test/catch.hpp); Catch2 3.x uses SKIP(), and the process exits 4.
 #   - all other test cases get label "host".
 find_package(Catch2 3.3 CONFIG QUIET)
 if(NOT Catch2_FOUND)

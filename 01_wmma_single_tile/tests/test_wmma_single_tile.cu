@@ -1,5 +1,6 @@
 // Chapter 01 tests: the single-tile kernel against the CPU reference, the launcher's argument checks, and the
 // fragment probe's invariants.
+#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_probe.cuh"
 #include "wmma_single_tile.cuh"
 
@@ -15,7 +16,6 @@
 #include <vector>
 
 namespace {
-constexpr int kMinSm = TC_CHAPTER_MIN_SM;
 
 // Runs one tile with the given layouts and padded leading dimensions; returns the comparison with the CPU reference.
 template <typename Shape, typename LayoutA, typename LayoutB>
@@ -47,7 +47,7 @@ tc::CompareResult run_tile(std::uint64_t seed, tc::Fill fill, int pad) {
 
 TEMPLATE_TEST_CASE("WMMA tile matches the CPU reference on integer-valued inputs, exactly", "[gpu][wmma]",
                    Shape16x16x16, Shape32x8x16, Shape8x32x16) {
-  tc::test::require_gpu(kMinSm);
+  tc::test::require_gpu(tc::chapter::kMinSm);
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     const tc::CompareResult r = run_tile<TestType, tc::ColMajor, tc::ColMajor>(seed, tc::Fill::Integer, 0);
     INFO(TestType::name() << " seed " << seed << ": " << r.summary());
@@ -57,7 +57,7 @@ TEMPLATE_TEST_CASE("WMMA tile matches the CPU reference on integer-valued inputs
 
 TEMPLATE_TEST_CASE("WMMA tile matches the CPU reference on random reals within the K-scaled bound", "[gpu][wmma]",
                    Shape16x16x16, Shape32x8x16, Shape8x32x16) {
-  tc::test::require_gpu(kMinSm);
+  tc::test::require_gpu(tc::chapter::kMinSm);
   for (std::uint64_t seed : {10u, 11u, 12u}) {
     const tc::CompareResult r = run_tile<TestType, tc::ColMajor, tc::ColMajor>(seed, tc::Fill::Real, 0);
     INFO(TestType::name() << " seed " << seed << ": " << r.summary());
@@ -67,7 +67,7 @@ TEMPLATE_TEST_CASE("WMMA tile matches the CPU reference on random reals within t
 
 TEMPLATE_TEST_CASE("WMMA tile honours row-major fragments and padded leading dimensions", "[gpu][wmma]",
                    Shape16x16x16, Shape32x8x16, Shape8x32x16) {
-  tc::test::require_gpu(kMinSm);
+  tc::test::require_gpu(tc::chapter::kMinSm);
   // 8 halves of padding keeps every ld a multiple of 16 bytes, as load_matrix_sync requires.
   const int pad = 8;
   const auto rr = run_tile<TestType, tc::RowMajor, tc::RowMajor>(21, tc::Fill::Integer, pad);
@@ -133,7 +133,7 @@ tc::LaneMap probe_checked() {
 
 TEMPLATE_TEST_CASE("probe: matrix_a/matrix_b fragments cover their tile, every slot in bounds, stable across runs",
                    "[gpu][probe]", Shape16x16x16, Shape32x8x16, Shape8x32x16) {
-  tc::test::require_gpu(kMinSm);
+  tc::test::require_gpu(tc::chapter::kMinSm);
   using namespace nvcuda;
   probe_checked<wmma::matrix_a, TestType, tc::RowMajor>();
   probe_checked<wmma::matrix_a, TestType, tc::ColMajor>();
@@ -143,7 +143,7 @@ TEMPLATE_TEST_CASE("probe: matrix_a/matrix_b fragments cover their tile, every s
 
 TEMPLATE_TEST_CASE("probe: accumulator fragments hold each element exactly once", "[gpu][probe]", Shape16x16x16,
                    Shape32x8x16, Shape8x32x16) {
-  tc::test::require_gpu(kMinSm);
+  tc::test::require_gpu(tc::chapter::kMinSm);
   for (const tc::LaneMap& map : {probe_checked<nvcuda::wmma::accumulator, TestType, tc::RowMajor>(),
                                  probe_checked<nvcuda::wmma::accumulator, TestType, tc::ColMajor>()}) {
     CHECK(map.min_copies() == 1);
