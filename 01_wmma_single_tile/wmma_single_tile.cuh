@@ -13,6 +13,7 @@
 #include "tc/check.hpp"
 #include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
 #include "tc/layouts/tags.hpp"
+#include "tc/reference.hpp"
 #include "tc/wmma.cuh"
 #include "tc/wmma_rules.hpp"
 
@@ -83,16 +84,7 @@ void launch_wmma_single_tile(int m, int n, int k, const __half* A, int lda, cons
     throw std::invalid_argument("launch_wmma_single_tile: m x n x k = " + std::to_string(m) + "x" +
                                 std::to_string(n) + "x" + std::to_string(k) + " is not the tile " + Shape::name());
   }
-  auto require_ld = [](int ld, int min_ld, const char* name) {
-    if (ld < min_ld) {
-      throw std::invalid_argument(std::string(name) + " = " + std::to_string(ld) + " is below the minimum " +
-                                  std::to_string(min_ld));
-    }
-  };
-  require_ld(lda, LayoutA::min_ld(Shape::M, Shape::K), "lda");
-  require_ld(ldb, LayoutB::min_ld(Shape::K, Shape::N), "ldb");
-  require_ld(ldc, tc::ColMajor::min_ld(Shape::M, Shape::N), "ldc");
-  require_ld(ldd, tc::ColMajor::min_ld(Shape::M, Shape::N), "ldd");
+  tc::validate_gemm_arguments(tc::op_of<LayoutA>(), tc::op_of<LayoutB>(), m, n, k, lda, ldb, ldc, ldd);
   tc::require_wmma_operand(A, lda, "A");
   tc::require_wmma_operand(B, ldb, "B");
   tc::require_wmma_operand(C, ldc, "C");

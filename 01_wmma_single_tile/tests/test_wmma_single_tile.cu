@@ -27,11 +27,9 @@ tc::CompareResult run_tile(std::uint64_t seed, tc::Fill fill, int pad) {
   tc::fill_random(b, seed + 1, fill);
   tc::fill_random(c, seed + 2, fill);
   // The CPU reference takes column-major storage with transposes: a row-major A is op(A) = T of its storage.
-  const tc::Op op_a = std::is_same_v<LayoutA, tc::RowMajor> ? tc::Op::T : tc::Op::N;
-  const tc::Op op_b = std::is_same_v<LayoutB, tc::RowMajor> ? tc::Op::T : tc::Op::N;
   std::vector<double> ref(c.storage().size()), mag(c.storage().size());
-  tc::reference_gemm(op_a, op_b, Shape::M, Shape::N, Shape::K, 1.0, a.data(), a.ld(), b.data(), b.ld(), 1.0,
-                     c.data(), c.ld(), ref.data(), c.ld(), mag.data());
+  tc::reference_gemm(tc::op_of<LayoutA>(), tc::op_of<LayoutB>(), Shape::M, Shape::N, Shape::K, 1.0, a.data(), a.ld(),
+                     b.data(), b.ld(), 1.0, c.data(), c.ld(), ref.data(), c.ld(), mag.data());
 
   tc::DeviceBuffer<__half> d_a(a.storage()), d_b(b.storage());
   tc::DeviceBuffer<float> d_c(c.storage()), d_d(c.storage().size());
@@ -92,7 +90,7 @@ TEST_CASE("launch_wmma_single_tile rejects leading dimensions WMMA cannot load",
   alignas(32) static float f[1];
   CHECK(tc::test::thrown_message<std::invalid_argument>(
             [] { launch_wmma_single_tile<Shape16x16x16>(16, 16, 16, h, 8, h, 16, f, 16, f, 16); }) ==
-        "lda = 8 is below the minimum 16");
+        "lda = 8 is too small: it must be >= max(1, m) = 16 for op(A) = N (column-major storage)");
   CHECK(tc::test::thrown_message<std::invalid_argument>(
             [] { launch_wmma_single_tile<Shape16x16x16>(16, 16, 16, h, 20, h, 16, f, 16, f, 16); }) ==
         "ld of A is 20 elements; load/store_matrix_sync needs a multiple of 8 (16 bytes)");

@@ -188,20 +188,4 @@ std::string Cli::usage() const {
   return out;
 }
 
-Dims3 parse_dims(const std::string& text) {
-  int dims[3];
-  std::size_t start = 0;
-  for (int d = 0; d < 3; ++d) {
-    const std::size_t x = d < 2 ? text.find_first_of("xX", start) : text.size();
-    std::int64_t v = 0;
-    if (x == std::string::npos || !parse_integer(text.substr(start, x - start), v) || v < 1 ||
-        v > std::numeric_limits<int>::max()) {
-      throw UsageError("expected MxNxK with positive integers, got '" + text + "'");
-    }
-    dims[d] = static_cast<int>(v);
-    start = x + 1;
-  }
-  return {dims[0], dims[1], dims[2]};
-}
-
 }  // namespace tc

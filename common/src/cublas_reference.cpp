@@ -32,8 +32,7 @@ template <typename TIn, typename TOut>
 void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha, const TIn* A,
                  int lda, const TIn* B, int ldb, double beta, const TOut* C, int ldc, TOut* D, int ldd,
                  CublasMath math) {
-  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc);
-  if (ldd < (m > 1 ? m : 1)) throw std::invalid_argument("cublas_gemm: ldd " + std::to_string(ldd) + " < m");
+  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc, ldd);
   cudaStream_t stream = nullptr;
   TC_CHECK(cublasGetStream(handle.get(), &stream));
   // cuBLAS updates C in place; copy C into D first so that the inputs stay untouched.

@@ -80,14 +80,3 @@ TEST_CASE("Cli --help prints usage and asks the caller to stop", "[cli]") {
   CHECK(usage.find("--shape 16x16x16|32x8x16|all") != std::string::npos);
   CHECK(usage.find("(default: 16)") != std::string::npos);
 }
-
-TEST_CASE("parse_dims reads MxNxK and rejects anything else", "[cli]") {
-  const tc::Dims3 d = tc::parse_dims("32x8x16");
-  CHECK(d.m == 32);
-  CHECK(d.n == 8);
-  CHECK(d.k == 16);
-  for (const char* bad : {"32x8", "32x8x16x2", "0x8x16", "ax8x16", "32x-8x16", "", "x16x16"}) {
-    INFO(bad);
-    CHECK_THROWS_AS(tc::parse_dims(bad), tc::UsageError);
-  }
-}

@@ -59,18 +59,26 @@ TEST_CASE("reference_gemm is exact for full-range int8", "[reference]") {
 }
 
 TEST_CASE("GEMM arguments are validated as cuBLAS does", "[reference]") {
-  CHECK_NOTHROW(tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 0, 0, 0, 1, 1, 1));
+  CHECK_NOTHROW(tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 0, 0, 0, 1, 1, 1, 1));
   CHECK(tc::test::thrown_message<std::invalid_argument>(
-            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 16, 8, 4, 8, 4, 16); }) ==
+            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 16, 8, 4, 8, 4, 16, 16); }) ==
         "lda = 8 is too small: it must be >= max(1, m) = 16 for op(A) = N (column-major storage)");
   CHECK(tc::test::thrown_message<std::invalid_argument>(
-            [] { tc::validate_gemm_arguments(tc::Op::T, tc::Op::N, 16, 8, 4, 3, 4, 16); })
+            [] { tc::validate_gemm_arguments(tc::Op::T, tc::Op::N, 16, 8, 4, 3, 4, 16, 16); })
             .find("lda = 3 is too small: it must be >= max(1, k) = 4 for op(A) = T") == 0);
   CHECK(tc::test::thrown_message<std::invalid_argument>(
-            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::T, 16, 8, 4, 16, 4, 16); })
+            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::T, 16, 8, 4, 16, 4, 16, 16); })
             .find("ldb = 4 is too small: it must be >= max(1, n) = 8 for op(B) = T") == 0);
   CHECK(tc::test::thrown_message<std::invalid_argument>(
-            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 16, 8, 4, 16, 4, 15); })
+            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 16, 8, 4, 16, 4, 15, 16); })
             .find("ldc = 15 is too small") == 0);
-  CHECK_THROWS_AS(tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, -1, 8, 4, 16, 4, 16), std::invalid_argument);
+  CHECK(tc::test::thrown_message<std::invalid_argument>(
+            [] { tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, 16, 8, 4, 16, 4, 16, 8); })
+            .find("ldd = 8 is too small: it must be >= max(1, m) = 16 for D") == 0);
+  CHECK_THROWS_AS(tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, -1, 8, 4, 16, 4, 16, 16), std::invalid_argument);
+}
+
+TEST_CASE("op_of maps a storage layout tag to its cuBLAS op", "[reference]") {
+  STATIC_REQUIRE(tc::op_of<tc::ColMajor>() == tc::Op::N);
+  STATIC_REQUIRE(tc::op_of<tc::RowMajor>() == tc::Op::T);
 }

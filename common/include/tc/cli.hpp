@@ -69,10 +69,4 @@ class Cli {
   std::map<std::string, Option> options_;
 };
 
-// Parses "16x16x16" (or "16X16x16") into three positive integers; throws UsageError otherwise.
-struct Dims3 {
-  int m, n, k;
-};
-Dims3 parse_dims(const std::string& text);
-
 }  // namespace tc

@@ -13,11 +13,13 @@
 // Source: cuBLAS documentation, "cublas<t>gemm()" (the same argument rules).
 #pragma once
 
+#include "tc/layouts/tags.hpp"
 #include "tc/types.hpp"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace tc {
 
@@ -25,14 +27,22 @@ enum class Op { N, T };  // cuBLAS's CUBLAS_OP_N and CUBLAS_OP_T
 
 inline const char* op_name(Op op) { return op == Op::N ? "N" : "T"; }
 
-// Throws std::invalid_argument if (m, n, k) or a leading dimension breaks the rules above.
-void validate_gemm_arguments(Op op_a, Op op_b, int m, int n, int k, int lda, int ldb, int ldc);
+// The op under which a matrix stored with layout tag Layout reads as itself in cuBLAS's column-major terms: a
+// column-major matrix is op N; a row-major R x C matrix is the column-major C x R matrix transposed, op T.
+template <typename Layout>
+constexpr Op op_of() {
+  return std::is_same_v<Layout, RowMajor> ? Op::T : Op::N;
+}
+
+// Throws std::invalid_argument if (m, n, k) or a leading dimension breaks the rules above. Every GEMM entry point
+// (CPU reference, cuBLAS reference, the chapters' launchers) checks its arguments here, so the rule and its message
+// are written once.
+void validate_gemm_arguments(Op op_a, Op op_b, int m, int n, int k, int lda, int ldb, int ldc, int ldd);
 
 template <typename TA, typename TB, typename TC>
 void reference_gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const TA* A, int lda, const TB* B, int ldb,
                     double beta, const TC* C, int ldc, double* D, int ldd, double* magnitude = nullptr) {
-  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc);
-  if (ldd < (m > 1 ? m : 1)) throw std::invalid_argument("reference_gemm: ldd " + std::to_string(ldd) + " < m");
+  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc, ldd);
   auto a = [&](int i, int l) { return to_double(op_a == Op::N ? A[i + static_cast<long>(l) * lda]
                                                                : A[l + static_cast<long>(i) * lda]); };
   auto b = [&](int l, int j) { return to_double(op_b == Op::N ? B[l + static_cast<long>(j) * ldb]
