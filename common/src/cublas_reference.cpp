@@ -1,5 +1,7 @@
 #include "tc/cublas_reference.hpp"
 
+#include "tc/device_buffer.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -66,6 +68,57 @@ void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int
                         CUBLAS_GEMM_DEFAULT));
 }
 
+namespace {
+
+template <typename T>
+std::vector<T> absolute_values(const std::vector<T>& x) {
+  std::vector<T> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = from_double<T>(std::fabs(to_double(x[i])));  // exact
+  return out;
+}
+
+template <typename T>
+std::vector<double> download_as_double(const DeviceBuffer<T>& buffer) {
+  const std::vector<T> host = buffer.download();
+  std::vector<double> out(host.size());
+  for (std::size_t i = 0; i < host.size(); ++i) out[i] = to_double(host[i]);
+  return out;
+}
+
+}  // namespace
+
+template <typename TIn, typename TOut>
+GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
+                                    const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb,
+                                    double beta, const std::vector<TOut>& C, int ldc) {
+  const int ld = m > 1 ? m : 1;
+  validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc, ld);
+  GemmReference r;
+  r.ld = ld;
+  if constexpr (std::is_same_v<TIn, std::int8_t>) {
+    // Integer GEMM in fp64: every product and partial sum is an integer far below 2^53, so DGEMM is exact, and it has
+    // none of cuBLAS's int8 restrictions (lda and ldb multiples of 4), so any size the kernels take can be checked.
+    auto widen = [](const auto& x) { return std::vector<double>(x.begin(), x.end()); };
+    r.value = cublas_reference_gemm<double, double>(handle, op_a, op_b, m, n, k, alpha, widen(A), lda, widen(B), ldb,
+                                                    beta, widen(C), ldc).value;
+    r.magnitude.assign(r.value.size(), 0.0);
+    return r;
+  }
+  r.rounded = true;
+  DeviceBuffer<TIn> a(A), b(B);
+  DeviceBuffer<TOut> c(C), d(static_cast<std::size_t>(ld) * n);
+  cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
+                         C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
+  r.value = download_as_double(d);
+  a.upload(absolute_values(A));
+  b.upload(absolute_values(B));
+  if (!C.empty()) c.upload(absolute_values(C));
+  cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, std::fabs(alpha), a.data(), lda, b.data(), ldb, std::fabs(beta),
+                         C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
+  r.magnitude = download_as_double(d);
+  return r;
+}
+
 template void cublas_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double, const __half*, int,
     const __half*, int, double, const float*, int, float*, int, CublasMath);
 template void cublas_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double, const __nv_bfloat16*, int,
@@ -76,5 +129,16 @@ template void cublas_gemm<double, double>(const CublasHandle&, Op, Op, int, int,
     const double*, int, double, const double*, int, double*, int, CublasMath);
 template void cublas_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double, const std::int8_t*, int,
     const std::int8_t*, int, double, const std::int32_t*, int, std::int32_t*, int, CublasMath);
+
+template GemmReference cublas_reference_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<__half>&, int, const std::vector<__half>&, int, double, const std::vector<float>&, int);
+template GemmReference cublas_reference_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<__nv_bfloat16>&, int, const std::vector<__nv_bfloat16>&, int, double, const std::vector<float>&, int);
+template GemmReference cublas_reference_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<float>&, int, const std::vector<float>&, int, double, const std::vector<float>&, int);
+template GemmReference cublas_reference_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<double>&, int, const std::vector<double>&, int, double, const std::vector<double>&, int);
+template GemmReference cublas_reference_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<std::int8_t>&, int, const std::vector<std::int8_t>&, int, double, const std::vector<std::int32_t>&, int);
 
 }  // namespace tc

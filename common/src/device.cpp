@@ -37,6 +37,7 @@ DeviceInfo query_device(int ordinal) {
   info.sm = prop.major * 10 + prop.minor;
   info.multiprocessors = prop.multiProcessorCount;
   info.global_memory_bytes = prop.totalGlobalMem;
+  info.l2_cache_bytes = static_cast<std::size_t>(prop.l2CacheSize);
   return info;
 }
 

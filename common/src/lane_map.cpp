@@ -120,8 +120,9 @@ std::string LaneMap::format_grid() const {
 std::string LaneMap::to_svg(const std::string& title) const {
   // Layout in SVG user units (pixels): a cell of 46 x 24 fits "31/31" in an 11 px font; a 40 px margin on the left
   // and top holds the row and column indices, 30 px above that the title.
-  constexpr int kCellW = 46, kCellH = 24, kLeft = 40, kTop = 70, kTitleY = 24;
-  const int width = kLeft + cols_ * kCellW + 10;
+  // The title is monospace at 14 px, about 8.4 px per character: 9 keeps a long title inside a narrow grid's figure.
+  constexpr int kCellW = 46, kCellH = 24, kLeft = 40, kTop = 70, kTitleY = 24, kTitleCharW = 9;
+  const int width = std::max(kLeft + cols_ * kCellW, kLeft + static_cast<int>(title.size()) * kTitleCharW) + 10;
   const int height = kTop + rows_ * kCellH + 10;
   std::string out;
   char buf[512];

@@ -21,7 +21,7 @@ void fill_random(T* data, std::size_t count, std::uint64_t seed, Fill mode) {
   std::mt19937_64 engine(seed);
   for (std::size_t i = 0; i < count; ++i) {
     double v;
-    if constexpr (std::is_same_v<T, std::int8_t>) {
+    if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int32_t>) {
       v = static_cast<double>(integer_in(engine, -128, 127));
     } else if constexpr (std::is_same_v<T, std::uint8_t>) {
       v = static_cast<double>(integer_in(engine, 0, 255));
@@ -40,5 +40,6 @@ template void fill_random<float>(float*, std::size_t, std::uint64_t, Fill);
 template void fill_random<double>(double*, std::size_t, std::uint64_t, Fill);
 template void fill_random<std::int8_t>(std::int8_t*, std::size_t, std::uint64_t, Fill);
 template void fill_random<std::uint8_t>(std::uint8_t*, std::size_t, std::uint64_t, Fill);
+template void fill_random<std::int32_t>(std::int32_t*, std::size_t, std::uint64_t, Fill);
 
 }  // namespace tc

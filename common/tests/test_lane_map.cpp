@@ -101,4 +101,7 @@ TEST_CASE("LaneMap::to_svg draws one labelled cell per tile element", "[lane_map
   CHECK(cells == 8 * 16);
   CHECK(svg.find(">0/31</text>") != std::string::npos);
   CHECK(svg.find(">-</text>") != std::string::npos);
+  // A title longer than the grid widens the figure instead of running off its edge: 40 + 60 * 9 + 10 = 590 px.
+  const tc::LaneMap narrow(2, 2, 1);
+  CHECK(narrow.to_svg(std::string(60, 'x')).find("width=\"590\"") != std::string::npos);
 }

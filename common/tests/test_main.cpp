@@ -8,4 +8,5 @@ TEST_CASE("run_main maps what escapes a chapter's body to the documented exit co
   CHECK(tc::run_main([]() -> int { throw std::invalid_argument("lda too small"); }) == tc::kExitUsage);
   CHECK(tc::run_main([]() -> int { throw tc::CudaError("out of memory"); }) == tc::kExitCudaError);
   CHECK(tc::run_main([]() -> int { throw std::runtime_error("anything else"); }) == tc::kExitCudaError);
+  CHECK(tc::run_main([]() -> int { throw std::bad_alloc(); }) == tc::kExitCudaError);
 }

@@ -15,6 +15,7 @@
 // share it). Errors: none; the result says what failed.
 #pragma once
 
+#include "tc/reference.hpp"
 #include "tc/types.hpp"
 
 #include <cstdint>
@@ -54,5 +55,13 @@ struct CompareResult {
 template <typename T>
 CompareResult compare(int m, int n, int k, const T* got, int ld_got, const double* ref, const double* mag, int ld_ref,
                       Tolerance tol);
+
+// Against a GemmReference. When the reference is itself rounded (reference.rounded, e.g. cuBLAS in fp32), both it
+// and `got` may each be off by up to k * u_acc * mag, so u_acc is doubled.
+template <typename T>
+CompareResult compare(int m, int n, int k, const T* got, int ld_got, const GemmReference& reference, Tolerance tol) {
+  if (reference.rounded) tol.u_acc *= 2.0;
+  return compare(m, n, k, got, ld_got, reference.value.data(), reference.magnitude.data(), reference.ld, tol);
+}
 
 }  // namespace tc

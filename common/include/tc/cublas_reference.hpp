@@ -20,6 +20,8 @@
 
 #include <cublas_v2.h>
 
+#include <vector>
+
 namespace tc {
 
 // RAII cuBLAS handle bound to a stream.
@@ -44,5 +46,19 @@ template <typename TIn, typename TOut>
 void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha, const TIn* A,
                  int lda, const TIn* B, int ldb, double beta, const TOut* C, int ldc, TOut* D, int ldd,
                  CublasMath math = CublasMath::Accurate);
+
+// The reference for sizes where the CPU one (reference.hpp) is too slow: D = alpha * op(A) * op(B) + beta * C by
+// cuBLAS, from host arrays in cuBLAS layout (uploaded here; C may be empty when beta == 0), returned as a
+// GemmReference with ld = max(1, m) and rounded = true for floating types.
+// Its magnitude, |alpha| * |op(A)| * |op(B)| + |beta| * |C|, is a second cuBLAS call on the absolute values: every
+// term is non-negative, so that call's own rounding is at most k * u relative, negligible beside the k * u_acc * mag
+// bound it scales. int8 -> int32 is computed with fp64 DGEMM instead, which is exact for these integers and free of
+// cuBLAS's int8 restrictions; its result is exact (rounded = false) and its magnitude is left zero.
+// tf32: pass tf32-rounded inputs (tc::round_to_tf32) with CublasMath::Accurate to check a tf32 kernel.
+// Errors: those of cublas_gemm, and tc::CudaError when device memory runs out.
+template <typename TIn, typename TOut>
+GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
+                                    const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb,
+                                    double beta, const std::vector<TOut>& C, int ldc);
 
 }  // namespace tc

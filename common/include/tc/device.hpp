@@ -23,6 +23,7 @@ struct DeviceInfo {
   int sm = 0;  // major * 10 + minor
   int multiprocessors = 0;
   std::size_t global_memory_bytes = 0;
+  std::size_t l2_cache_bytes = 0;  // timings on operands smaller than this may run from L2, not DRAM
   int driver_version = 0;   // e.g. 13000 for CUDA 13.0
   int runtime_version = 0;  // likewise
 };

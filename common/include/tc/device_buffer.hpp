@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,10 +58,13 @@ class DeviceBuffer {
     if (count_ > 0) TC_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
-  // Fills every byte with 0xFF: NaN for half, bfloat16, float and double; -1 for signed integers. An output element
-  // that a kernel forgot to write then fails comparison instead of passing as a stale or zero value.
+  // Fills the buffer with a value no correct kernel output takes, so that an output element a kernel forgot to write
+  // fails comparison instead of passing as a stale or zero value. Floating types: every byte 0xFF, a NaN for half,
+  // bfloat16, float and double. Integer types: every byte 0x80, which is INT32_MIN + 0x00808080 = -2139062144 for
+  // int32 (an s8 GEMM reaches that only for k > 130000) and -128 for int8.
   void poison() {
-    if (count_ > 0) TC_CHECK(cudaMemset(data_, 0xFF, bytes()));
+    const int byte = std::is_integral_v<T> ? 0x80 : 0xFF;
+    if (count_ > 0) TC_CHECK(cudaMemset(data_, byte, bytes()));
   }
 
  private:
@@ -78,6 +82,35 @@ class DeviceBuffer {
 
   T* data_ = nullptr;
   std::size_t count_ = 0;
+};
+
+// Scratch memory from the stream-ordered allocator: cudaMallocAsync on construction, cudaFreeAsync on destruction,
+// both on `stream`. Use it for temporaries inside a launcher: allocation and release are ordered with the kernels on
+// the stream and, unlike cudaMalloc/cudaFree, neither synchronizes the device, so a launcher that needs scratch stays
+// asynchronous and can be timed like any kernel. The device's default memory pool keeps freed memory for reuse until
+// the next synchronization, so repeated launches do not go back to the driver.
+// Alignment: callers that need one check the pointer (the chapter 02 launchers do). Units: count in elements.
+// Errors: tc::CudaError (out of memory among them) from the allocation.
+// Source: CUDA C++ Programming Guide, "Stream Ordered Memory Allocator".
+template <typename T>
+class StreamOrderedBuffer {
+ public:
+  StreamOrderedBuffer(std::size_t count, cudaStream_t stream) : count_(count), stream_(stream) {
+    if (count_ > 0) TC_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&data_), count_ * sizeof(T), stream_));
+  }
+  StreamOrderedBuffer(const StreamOrderedBuffer&) = delete;
+  StreamOrderedBuffer& operator=(const StreamOrderedBuffer&) = delete;
+  ~StreamOrderedBuffer() {
+    if (data_ != nullptr) cudaFreeAsync(data_, stream_);  // a destructor must not throw
+  }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+
+ private:
+  std::size_t count_ = 0;
+  cudaStream_t stream_ = nullptr;
+  T* data_ = nullptr;
 };
 
 }  // namespace tc

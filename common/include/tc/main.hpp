@@ -4,6 +4,7 @@
 // Runs the body and maps what escapes it to the exit codes in exit_codes.hpp, printing one line to stderr:
 //   std::invalid_argument, tc::UsageError among them (bad flags, impossible sizes or strides)
 //                                                         -> "error: ..." and kExitUsage (2);
+//   std::bad_alloc (host memory too small for the problem)  -> "error: out of host memory ..." and kExitCudaError (3);
 //   any other std::exception, tc::CudaError among them (a failed CUDA or cuBLAS call, e.g. out of memory)
 //                                                         -> "error: ..." and kExitCudaError (3).
 // The body's own return value (kExitOk or kExitMismatch) is passed through; kExitNoGpu comes from tc::require_sm.
@@ -15,6 +16,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <stdexcept>
 
 namespace tc {
@@ -26,6 +28,9 @@ int run_main(Body&& body) {
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of host memory (the problem is too large for this machine's RAM)\n");
+    return kExitCudaError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitCudaError;

@@ -1,10 +1,11 @@
 // Seeded, reproducible random fill for every element type the tutorial uses.
 //
-// Fill::Real    floating types: uniform in [-1, 1), then rounded to T. s8: uniform over [-128, 127]; u8: [0, 255].
+// Fill::Real    floating types: uniform in [-1, 1), then rounded to T. s8: uniform over [-128, 127]; u8: [0, 255];
+//               s32 (the C of an s8 GEMM): [-128, 127] too, so beta * C stays on the scale of one product.
 // Fill::Integer floating types: uniform integers in [-4, 4]. Every such value is exact in fp16, bf16, tf32, fp32 and
 //               fp64; products are at most 16 in magnitude, so fp32 accumulation of K products is exact while
 //               16 * K < 2^24, i.e. K <= 2^20. An exact result turns any indexing bug into an exact mismatch.
-//               s8 and u8: full range, as for Real (integer math is exact anyway).
+//               s8, u8 and s32: as for Real (integer math is exact anyway).
 // The same (seed, count, mode, T) gives the same values on every platform: the engine is std::mt19937_64, whose
 // output the C++ standard fixes, and the mapping to values is written here rather than left to std distributions,
 // whose results differ between standard libraries.

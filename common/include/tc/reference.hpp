@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace tc {
 
@@ -38,6 +39,16 @@ constexpr Op op_of() {
 // (CPU reference, cuBLAS reference, the chapters' launchers) checks its arguments here, so the rule and its message
 // are written once.
 void validate_gemm_arguments(Op op_a, Op op_b, int m, int n, int k, int lda, int ldb, int ldc, int ldd);
+
+// A reference result and its error scale, as compare() takes them: value and magnitude are m x n, column-major with
+// leading dimension ld. `rounded` says the value itself carries rounding error (a cuBLAS reference in fp32), which
+// compare() then allows for; the CPU reference in double is exact for every input type here.
+struct GemmReference {
+  std::vector<double> value;
+  std::vector<double> magnitude;
+  int ld = 1;
+  bool rounded = false;
+};
 
 template <typename TA, typename TB, typename TC>
 void reference_gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const TA* A, int lda, const TB* B, int ldb,
@@ -63,6 +74,19 @@ void reference_gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const T
       }
     }
   }
+}
+
+// The CPU reference as a GemmReference (ld = max(1, m)); C may be empty when beta == 0.
+template <typename TA, typename TB, typename TC>
+GemmReference reference_gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const std::vector<TA>& A, int lda,
+                             const std::vector<TB>& B, int ldb, double beta, const std::vector<TC>& C, int ldc) {
+  GemmReference r;
+  r.ld = m > 1 ? m : 1;
+  r.value.resize(static_cast<std::size_t>(r.ld) * n);
+  r.magnitude.resize(r.value.size());
+  reference_gemm(op_a, op_b, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.empty() ? nullptr : C.data(), ldc,
+                 r.value.data(), r.ld, r.magnitude.data());
+  return r;
 }
 
 }  // namespace tc
