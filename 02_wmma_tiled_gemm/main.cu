@@ -1,0 +1,320 @@
+// Chapter 02: a full GEMM from WMMA tiles, naive then block-tiled, for every WMMA type.
+//
+// Read top to bottom: (1) read the problem from the command line, (2) explain on the host what each kernel will
+// load per FLOP and how warps map onto tiles (this part runs on any machine), (3) check for a GPU, (4) for each
+// precision: make inputs and a reference, run each kernel and verify it, time it next to cuBLAS in the same process,
+// (5) print one table and exit non-zero on any mismatch. Exit codes: README.md, "Exit codes".
+#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
+#include "wmma_tiled_gemm.cuh"
+
+#include "tc/cli.hpp"
+#include "tc/compare.hpp"
+#include "tc/cublas_reference.hpp"
+#include "tc/device.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/layouts/lane_map.hpp"
+#include "tc/main.hpp"
+#include "tc/random.hpp"
+#include "tc/reference.hpp"
+#include "tc/timer.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+// H200 HBM3e bandwidth from NVIDIA's H200 datasheet (an external figure): the rate the reuse table divides by.
+constexpr double kH200DramBytesPerSecond = 4.8e12;
+// Above this many multiply-adds the CPU reference (double, one core) takes seconds; cuBLAS takes over.
+constexpr double kCpuReferenceMaxMacs = 1 << 27;
+
+struct Options {
+  int m, n, k;
+  double alpha, beta;
+  int warmup, repeats;
+  std::uint64_t seed;
+  tc::Fill fill;
+  std::string types, kernels, svg_dir;
+};
+
+// Calls f(P{}) for each precision the --type selection names, in the order of the chapter's table.
+template <typename F>
+void for_each_precision(const std::string& selection, F&& f) {
+  if (selection == "all" || selection == "f16") f(tc::WmmaF16{});
+  if (selection == "all" || selection == "bf16") f(tc::WmmaBF16{});
+  if (selection == "all" || selection == "tf32") f(tc::WmmaTF32{});
+  if (selection == "all" || selection == "f64") f(tc::WmmaF64{});
+  if (selection == "all" || selection == "s8") f(tc::WmmaS8{});
+}
+
+// Calls f(Kernel{}) for each kernel the --kernel selection names, for precision P.
+template <typename P, typename F>
+void for_each_kernel(const std::string& selection, F&& f) {
+  if (selection == "all" || selection == "naive") f(WmmaNaiveGemm<P>{});
+  if (selection == "all" || selection == "block-tiled") f(WmmaBlockTiledGemm<P>{});
+}
+
+// (2) Explain: global-memory bytes per FLOP. A block (or, in the naive kernel, a warp) that computes a TM x TN tile
+// of C loads TM + TN elements of A and B for every step of K and does 2 * TM * TN FLOP with them.
+template <typename Kernel>
+void print_reuse_row(const Options& o) {
+  using P = typename Kernel::Precision;
+  // The naive kernel's unit of reuse is one warp's P::M x P::N tile; the block-tiled kernel's is the block tile.
+  const int tm = std::is_same_v<Kernel, WmmaNaiveGemm<P>> ? P::M : Kernel::kTile.m;
+  const int tn = std::is_same_v<Kernel, WmmaNaiveGemm<P>> ? P::N : Kernel::kTile.n;
+  const double bytes_per_flop = double(sizeof(typename P::Input)) * (tm + tn) / (2.0 * tm * tn);
+  const double total_bytes = bytes_per_flop * tc::gemm_flops(o.m, o.n, o.k);
+  std::printf("%-12s %-10s %4d x %-4d %9.4f %11.1f %14.1f\n", Kernel::name, P::name, tm, tn, bytes_per_flop,
+              total_bytes / 1e9, kH200DramBytesPerSecond / bytes_per_flop / 1e12);
+}
+
+// The block tile's warp-to-fragment map: fragment (i, j) of the block tile -> the warp computing it. A LaneMap whose
+// "lanes" are warps, so the same grid and SVG writers draw it. Uses Tile::warp_origin, as the kernel does.
+template <typename P>
+tc::LaneMap block_tile_warp_map() {
+  using Tile = typename DefaultBlockTile<P>::type;
+  tc::LaneMap map(Tile::BlockM / P::M, Tile::BlockN / P::N, Tile::FragsM * Tile::FragsN);
+  for (int warp = 0; warp < Tile::kThreads / tc::kWarpSize; ++warp) {
+    const tc::Coord origin = Tile::warp_origin(warp);
+    for (int i = 0; i < Tile::FragsM; ++i)
+      for (int j = 0; j < Tile::FragsN; ++j)
+        map.at(warp, i * Tile::FragsN + j) = {origin.row / P::M + i, origin.col / P::N + j};
+  }
+  return map;
+}
+
+// The naive kernel's map for block (0, 0): tile (warp_m, warp_n) -> warp index threadIdx.y * 4 + threadIdx.x / 32.
+template <typename P>
+tc::LaneMap naive_block_warp_map() {
+  using K = WmmaNaiveGemm<P>;
+  tc::LaneMap map(K::kWarpsM, K::kWarpsN, 1);
+  const dim3 block = K::block();
+  for (unsigned ty = 0; ty < block.y; ++ty)
+    for (unsigned tx = 0; tx < block.x; tx += tc::kWarpSize)
+      map.at(int(ty * K::kWarpsM + tx / tc::kWarpSize), 0) = naive_warp_tile(dim3(0, 0), block, dim3(tx, ty));
+  return map;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!(out << text)) throw tc::UsageError("cannot write " + path);
+}
+
+void explain(const Options& o) {
+  std::printf("\n== reuse: global-memory traffic of each kernel (host arithmetic) ==\n");
+  std::printf("%-12s %-10s %-11s %9s %11s %14s\n", "kernel", "type", "C tile", "B/FLOP", "GB loaded",
+              "TFLOP/s @4.8TB/s");
+  for_each_precision(o.types, [&](auto p) {
+    for_each_kernel<decltype(p)>(o.kernels, [&](auto kernel) { print_reuse_row<decltype(kernel)>(o); });
+  });
+  std::printf("B/FLOP: bytes of A and B loaded from global memory per FLOP; GB loaded: that times 2*M*N*K (caches "
+              "can only lower it);\nthe last column is the rate at which DRAM bandwidth alone would cap the kernel "
+              "if every load missed the caches.\n");
+
+  std::printf("\n== warp-to-tile maps (f16): which warp computes each 16x16 tile ==\n");
+  const tc::LaneMap naive = naive_block_warp_map<tc::WmmaF16>();
+  const tc::LaneMap tiled = block_tile_warp_map<tc::WmmaF16>();
+  std::printf("naive, one block of 4 x 4 warps (warp = threadIdx.y * 4 + threadIdx.x / 32):\n%s",
+              naive.format_grid().c_str());
+  std::printf("block-tiled, one 128 x 128 block tile of 8 warps (warp = threadIdx.x / 32):\n%s",
+              tiled.format_grid().c_str());
+  if (!o.svg_dir.empty()) {
+    write_file(o.svg_dir + "/02_naive_warp_tiles.svg",
+               naive.to_svg("naive: warp per 16x16 tile of C"));
+    write_file(o.svg_dir + "/02_block_tiled_warp_tiles.svg",
+               tiled.to_svg("block-tiled: warp per 16x16 fragment of C"));
+  }
+}
+
+// One row of the final table.
+struct Row {
+  std::string kernel, type;
+  double ms = 0.0, ms_with_copies = -1.0;  // -1: the operands kept the tile contract, no copies were made
+  double cublas_ms = -1.0;  // -1: cuBLAS cannot run this problem
+  double worst_error = -1.0;  // -1: not verified here (cuBLAS is the yardstick, not a kernel under test)
+  std::string verdict;
+};
+
+// (4) One precision: inputs, reference, then each kernel run, verified and timed, and cuBLAS timed beside it.
+template <typename P>
+bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector<Row>& rows) {
+  using In = typename P::Input;
+  using Acc = typename P::Accumulator;
+  const int m = o.m, n = o.n, k = o.k, lda = m, ldb = k, ldc = m;
+  const Acc alpha = static_cast<Acc>(o.alpha), beta = static_cast<Acc>(o.beta);
+
+  std::vector<In> a(std::size_t(lda) * k), b(std::size_t(ldb) * n);
+  std::vector<Acc> c(std::size_t(ldc) * n);
+  tc::fill_random(a, o.seed, o.fill);
+  tc::fill_random(b, o.seed + 1, o.fill);
+  tc::fill_random(c, o.seed + 2, o.fill);
+
+  // The reference multiplies what the tensor cores multiply: for tf32, the inputs rounded to tf32.
+  std::vector<In> ref_a = a, ref_b = b;
+  if constexpr (std::is_same_v<P, tc::WmmaTF32>) {
+    for (float& x : ref_a) x = tc::round_to_tf32(x);
+    for (float& x : ref_b) x = tc::round_to_tf32(x);
+  }
+  const std::vector<Acc> no_c;
+  const std::vector<Acc>& ref_c = o.beta != 0.0 ? c : no_c;
+  const bool on_cpu = double(m) * n * k <= kCpuReferenceMaxMacs;
+  const tc::GemmReference ref =
+      on_cpu ? tc::reference_gemm(tc::Op::N, tc::Op::N, m, n, k, o.alpha, ref_a, lda, ref_b, ldb, o.beta, ref_c, ldc)
+             : tc::cublas_reference_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, ref_a, lda, ref_b,
+                                                  ldb, o.beta, ref_c, ldc);
+  const tc::Tolerance tol = tc::ElementTraits<Acc>::is_integer || o.fill == tc::Fill::Integer
+                                ? tc::Tolerance::exact()
+                                : (std::is_same_v<Acc, double> ? tc::Tolerance::fp64_accumulate()
+                                                               : tc::Tolerance::fp32_accumulate<Acc>());
+
+  tc::DeviceBuffer<In> d_a(a), d_b(b);
+  tc::DeviceBuffer<Acc> d_c(c.size());
+  // C before a run: the input C when beta != 0, else poison (NaN; 0x80808080 for s32), so unwritten elements fail.
+  auto reset_c = [&] { o.beta != 0.0 ? d_c.upload(c) : d_c.poison(); };
+  bool all_ok = true;
+
+  // cuBLAS at the same precision (tf32: its tf32 tensor-core mode), in place on C like the kernels.
+  const tc::CublasMath math = std::is_same_v<P, tc::WmmaTF32> ? tc::CublasMath::Tf32 : tc::CublasMath::Accurate;
+  // cuBLAS's int8 GEMM needs lda and ldb to be multiples of 4 (cublasGemmEx documentation); elsewhere it has no
+  // yardstick to offer, and the table says so.
+  const bool cublas_can = !std::is_same_v<In, std::int8_t> || (lda % 4 == 0 && ldb % 4 == 0);
+  double cublas_ms = -1.0;
+  if (cublas_can) {
+    cublas_ms = tc::benchmark(
+                    [&] {
+                      tc::cublas_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, d_a.data(), lda,
+                                               d_b.data(), ldb, o.beta, d_c.data(), ldc, d_c.data(), ldc, math);
+                    },
+                    o.warmup, o.repeats)
+                    .median_ms;
+  }
+
+  for_each_kernel<P>(o.kernels, [&](auto kernel) {
+    using Kernel = decltype(kernel);
+    // Run once on fresh C and verify.
+    reset_c();
+    launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc, nullptr);
+    const std::vector<Acc> got = d_c.download();
+    const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tol);
+    all_ok &= r.passed;
+    if (!r.passed) std::printf("%s %s: %s\n", Kernel::name, P::name, r.summary().c_str());
+
+    // Time it. Where the operands break the tile contract, time the kernel alone on padded copies made once, and
+    // the whole launch (copies in, kernel, copy out) separately.
+    Row row;
+    row.kernel = Kernel::name;
+    row.type = P::name;
+    const bool direct = !tile_contract_problem(Kernel::kTile, m, n, k, d_a.data(), lda, d_b.data(), ldb,
+                                               d_c.data(), ldc);
+    auto whole_launch = [&] {
+      launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc, nullptr);
+    };
+    if (direct) {
+      row.ms = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;
+    } else {
+      PaddedOperands<Kernel> padded(m, n, k, nullptr);
+      padded.copy_in(d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc);
+      row.ms = tc::benchmark([&] { padded.run_kernel(alpha, beta); }, o.warmup, o.repeats).median_ms;
+      row.ms_with_copies = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;
+    }
+    row.cublas_ms = cublas_ms;
+    row.worst_error = r.worst_error;
+    row.verdict = r.passed ? "PASS" : "FAIL";
+    rows.push_back(row);
+  });
+  if (cublas_can) rows.push_back(Row{"cuBLAS", P::name, cublas_ms, -1.0, cublas_ms, -1.0, "yardstick"});
+  else rows.push_back(Row{"cuBLAS", P::name, -1.0, -1.0, -1.0, -1.0, "n/a: lda, ldb not multiples of 4"});
+  std::printf("%-10s reference: %s; tolerance: %s\n", P::name, on_cpu ? "CPU (double)" : "cuBLAS (+ magnitude)",
+              tol.u_acc == 0.0 ? "exact" : "|err| <= k*u_acc*mag + u_out*|ref| (tc/compare.hpp)");
+  return all_ok;
+}
+
+void print_table(const Options& o, const std::vector<Row>& rows) {
+  const double flops = tc::gemm_flops(o.m, o.n, o.k);
+  std::printf("\n== results: C = alpha*A*B + beta*C, %d x %d x %d, column-major, alpha %g, beta %g; median of %d "
+              "launches after %d warm-up ==\n",
+              o.m, o.n, o.k, o.alpha, o.beta, o.repeats, o.warmup);
+  std::printf("%-12s %-10s %10s %9s %9s %12s %12s %9s\n", "kernel", "type", "ms", "TFLOP/s", "% cuBLAS",
+              "ms w/ copies", "worst |err|", "verdict");
+  for (const Row& r : rows) {
+    char copies[32] = "-", error[32] = "-";
+    if (r.ms_with_copies >= 0.0) std::snprintf(copies, sizeof copies, "%.4f", r.ms_with_copies);
+    if (r.worst_error >= 0.0) std::snprintf(error, sizeof error, "%.3g", r.worst_error);
+    char ms[32] = "-", rate[32] = "-", share[32] = "-";
+    if (r.ms > 0.0) {
+      std::snprintf(ms, sizeof ms, "%.4f", r.ms);
+      std::snprintf(rate, sizeof rate, "%.1f", tc::tflops(flops, r.ms));
+    }
+    if (r.ms > 0.0 && r.cublas_ms > 0.0) std::snprintf(share, sizeof share, "%.1f%%", 100.0 * r.cublas_ms / r.ms);
+    std::printf("%-12s %-10s %10s %9s %9s %12s %12s %9s\n", r.kernel.c_str(), r.type.c_str(), ms, rate, share,
+                copies, error, r.verdict.c_str());
+  }
+  std::printf("TFLOP/s (TOPS for s8) counts 2*M*N*K useful operations, padding excluded. \"ms w/ copies\": the whole "
+              "launch where\nthe operands broke the kernel's tile contract and went through padded copies; \"-\": "
+              "none were needed.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    // (1) The problem.
+    tc::Cli cli("02_wmma_tiled_gemm", "C = alpha*A*B + beta*C with WMMA, naive and block-tiled, for every WMMA type, "
+                                      "verified and timed against cuBLAS.");
+    cli.add_int("m", 4096, "rows of A and C")
+        .add_int("n", 4096, "columns of B and C")
+        .add_int("k", 4096, "columns of A, rows of B")
+        .add_choice("type", "all", {"f16", "bf16", "tf32", "f64", "s8", "all"}, "WMMA precision(s)")
+        .add_choice("kernel", "all", {"naive", "block-tiled", "all"}, "kernel(s) to run")
+        .add_real("alpha", 1.0, "scale of A*B (an integer for s8)")
+        .add_real("beta", 0.0, "scale of C (an integer for s8); 0 means C is not read")
+        .add_int("warmup", 5, "untimed launches before timing", 0)
+        .add_int("repeats", 30, "timed launches; the median is reported", 20)
+        .add_int("seed", 2026, "random seed", 0)
+        .add_choice("fill", "real", {"real", "integer"},
+                    "real: [-1, 1) (s8: full range), K-scaled tolerance; integer: [-4, 4], exact in fp32, checked exactly")
+        .add_string("svg", "", "also write the warp-to-tile maps as SVG figures into this folder");
+    if (!cli.parse(argc, argv)) return tc::kExitOk;
+    const Options o{int(cli.get_int("m")),        int(cli.get_int("n")),       int(cli.get_int("k")),
+                    cli.get_real("alpha"),        cli.get_real("beta"),        int(cli.get_int("warmup")),
+                    int(cli.get_int("repeats")),  std::uint64_t(cli.get_int("seed")),
+                    cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real,
+                    cli.get_choice("type"),       cli.get_choice("kernel"),    cli.get_string("svg")};
+    const bool has_s8 = o.types == "all" || o.types == "s8";
+    if (has_s8 && (o.alpha != std::trunc(o.alpha) || o.beta != std::trunc(o.beta))) {
+      throw tc::UsageError("s8 GEMM needs integer --alpha and --beta (int32 scale, as in cuBLAS); pick --type");
+    }
+
+    std::string command = "02_wmma_tiled_gemm";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    std::printf("# Chapter 02: a full GEMM from WMMA tiles\n# command: %s\n# device:  %s\n", command.c_str(),
+                tc::describe(tc::query_device()).c_str());
+
+    // (2) Explain, on the host.
+    explain(o);
+
+    // (3) Everything below needs a GPU of SM >= 8.0; without one this exits 77 ("skipped").
+    std::printf("\n");
+    const tc::DeviceInfo device = tc::require_sm(tc::chapter::kMinSm, "chapter 02 (WMMA GEMM kernels)");
+
+    // (4) Run, verify and time each precision.
+    tc::CublasHandle cublas;
+    std::vector<Row> rows;
+    bool all_ok = true;
+    for_each_precision(o.types, [&](auto p) { all_ok &= run_precision<decltype(p)>(o, cublas, rows); });
+
+    // (5) Report.
+    print_table(o, rows);
+    const double f16_bytes = 2.0 * (double(o.m) * o.k + double(o.k) * o.n) + 4.0 * double(o.m) * o.n;
+    if (f16_bytes < double(device.l2_cache_bytes)) {
+      std::printf("note: the f16 operands (%.1f MB) fit in this GPU's %.0f MB L2, so these timings may not touch "
+                  "DRAM.\n", f16_bytes / 1e6, device.l2_cache_bytes / 1e6);
+    }
+    std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");
+    return all_ok ? tc::kExitOk : tc::kExitMismatch;
+  });
+}

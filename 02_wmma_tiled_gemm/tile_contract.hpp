@@ -1,0 +1,45 @@
+// What a tiled GEMM kernel of this chapter may assume about its operands, and the one check of it.
+//
+// Both kernels compute whole tiles with WMMA loads and stores, which cannot be predicated element by element. So each
+// states a tile multiple (m, n, k it needs to divide the problem) and relies on WMMA's memory rules for every operand
+// (32-byte aligned pointers, leading dimensions a multiple of 16 bytes; tc/wmma_rules.hpp). The chapter's launchers
+// check the contract; operands that break it go through padded scratch copies (padded_gemm.cuh), which keep it.
+// Shapes: column-major A (m x k, lda), B (k x n, ldb), C (m x n, ldc), as in cuBLAS. Units: elements.
+// Source: CUDA C++ Programming Guide, "Warp Matrix Functions" (load_matrix_sync and store_matrix_sync preconditions).
+#pragma once
+
+#include "tc/reference.hpp"
+#include "tc/wmma_rules.hpp"
+
+#include <optional>
+#include <string>
+
+// The multiples of m, n and k that a kernel needs.
+struct TileMultiple {
+  int m = 1;
+  int n = 1;
+  int k = 1;
+};
+
+// The smallest multiple of `multiple` that is >= x (x >= 0, multiple >= 1).
+constexpr int round_up(int x, int multiple) { return (x + multiple - 1) / multiple * multiple; }
+
+// Why a kernel with tile multiple `tile` cannot take these operands as they are, or nothing if it can. Sizes and
+// leading dimensions are assumed valid (tc::validate_gemm_arguments has run).
+template <typename TIn, typename TOut>
+std::optional<std::string> tile_contract_problem(TileMultiple tile, int m, int n, int k, const TIn* A, int lda,
+                                                 const TIn* B, int ldb, const TOut* C, int ldc) {
+  auto not_multiple = [](const char* what, int value, int multiple) -> std::optional<std::string> {
+    if (value % multiple == 0) return std::nullopt;
+    return std::string(what) + " = " + std::to_string(value) + " is not a multiple of the kernel's tile " +
+           std::to_string(multiple);
+  };
+  if (auto p = not_multiple("m", m, tile.m)) return p;
+  if (auto p = not_multiple("n", n, tile.n)) return p;
+  if (auto p = not_multiple("k", k, tile.k)) return p;
+  if (auto p = tc::wmma_operand_problem(A, lda, sizeof(TIn), "A")) return p;
+  if (auto p = tc::wmma_operand_problem(B, ldb, sizeof(TIn), "B")) return p;
+  // C is read (when beta != 0) and written in place with the same fragment loads and stores, so one rule.
+  if (auto p = tc::wmma_operand_problem(C, ldc, sizeof(TOut), "C")) return p;
+  return std::nullopt;
+}

@@ -1,0 +1,116 @@
+// Chapter 02, step 1 -- the naive WMMA GEMM: one warp per output tile, fragments loaded straight from global memory.
+//
+// What it adds over chapter 01: a whole GEMM, D = alpha * A * B + beta * C, for any multiple of the tile. A grid of
+// warps covers D, one warp per P::M x P::N tile; each warp walks the K dimension, one P::K-deep slice per
+// mma_sync, because a D tile is a sum of tile products: D_ij = sum_l A_il * B_lj. The alpha/beta epilogue runs
+// element-wise on the accumulator fragment's x[]. The formulation, down to the warp-to-tile arithmetic, is Lei Mao's
+// "NVIDIA Tensor Core Programming" (after NVIDIA's "Programming Tensor Cores in CUDA 9"). It is one template over the
+// precision (tc::WmmaF16, WmmaBF16, WmmaTF32, WmmaF64, WmmaS8), so one kernel covers every WMMA type.
+// Its weakness is the lesson: every fragment comes from global memory, so each element of A is fetched once per
+// tile column of D and each element of B once per tile row (docs/02_wmma_tiled_gemm.md, "Reuse").
+#pragma once
+
+#include "tile_contract.hpp"
+
+#include "tc/check.hpp"
+#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/reference.hpp"
+#include "tc/wmma.cuh"
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+// [doc:naive_kernel]
+// Which output tile (warp_m, warp_n) -- in units of tiles -- the warp of thread (block, thread) computes: x walks
+// down M in whole warps (32 consecutive threads share one warp_m), y walks across N. The kernel and the figure in
+// docs/02 both use this one function.
+__host__ __device__ inline tc::Coord naive_warp_tile(dim3 block_index, dim3 block_dim, dim3 thread_index) {
+  return {int((block_index.x * block_dim.x + thread_index.x) / tc::kWarpSize),
+          int(block_index.y * block_dim.y + thread_index.y)};
+}
+
+
+// One warp computes the P::M x P::N tile of C at tile coordinates (warp_m, warp_n):
+//   C = alpha * A * B + beta * C, all column-major; A is m x k (lda), B is k x n (ldb), C is m x n (ldc).
+// Units: elements. alpha, beta: P::Accumulator (float for f16/bf16/tf32, double for f64, int32 for s8).
+// Preconditions: m, n, k multiples of P::M, P::N, P::K; the WMMA memory rules (tile_contract.hpp); blockDim.x a
+// multiple of 32, so that the lanes of a warp share warp_m and every wmma call sees the whole warp. C is not read
+// when beta == 0, so it may then hold anything, NaN included. Minimum SM: that of the precision (tc/wmma.cuh).
+// Source: CUDA C++ Programming Guide, "Warp Matrix Functions"; grid arithmetic after Lei Mao's post.
+template <typename P>
+__global__ void wmma_naive_gemm_kernel(int m, int n, int k, typename P::Accumulator alpha,
+                                       const typename P::Input* A, int lda, const typename P::Input* B, int ldb,
+                                       typename P::Accumulator beta, typename P::Accumulator* C, int ldc) {
+  using namespace nvcuda;
+  const tc::Coord tile = naive_warp_tile(blockIdx, blockDim, threadIdx);
+  const int row = tile.row * P::M;
+  const int col = tile.col * P::N;
+  // The grid is rounded up to whole blocks, so edge warps may fall outside C. The test is uniform across a warp,
+  // so a warp leaves whole and never splits a collective wmma call.
+  if (row >= m || col >= n) return;
+
+  wmma::fragment<wmma::matrix_a, P::M, P::N, P::K, typename P::Fragment, wmma::col_major> a;
+  wmma::fragment<wmma::matrix_b, P::M, P::N, P::K, typename P::Fragment, wmma::col_major> b;
+  wmma::fragment<wmma::accumulator, P::M, P::N, P::K, typename P::Accumulator> acc;
+  wmma::fill_fragment(acc, typename P::Accumulator(0));
+
+  // The K loop: acc += A(row.., l..) * B(l.., col..) for each P::K-deep slice l.
+  for (int l = 0; l < k; l += P::K) {
+    wmma::load_matrix_sync(a, A + row + static_cast<size_t>(l) * lda, lda);
+    wmma::load_matrix_sync(b, B + l + static_cast<size_t>(col) * ldb, ldb);
+    P::to_fragment_precision(a);
+    P::to_fragment_precision(b);
+    wmma::mma_sync(acc, a, b, acc);
+  }
+
+  // Epilogue. A C fragment of the same type, loaded with the same layout, maps x[i] to the same element as acc.x[i]
+  // (the mapping is unspecified but fixed per fragment type), so alpha/beta can be applied slot by slot.
+  typename P::Accumulator* c_tile = C + row + static_cast<size_t>(col) * ldc;
+  if (beta != typename P::Accumulator(0)) {
+    wmma::fragment<wmma::accumulator, P::M, P::N, P::K, typename P::Accumulator> c;
+    wmma::load_matrix_sync(c, c_tile, ldc, wmma::mem_col_major);
+    for (int i = 0; i < acc.num_elements; ++i) acc.x[i] = alpha * acc.x[i] + beta * c.x[i];
+  } else {
+    for (int i = 0; i < acc.num_elements; ++i) acc.x[i] = alpha * acc.x[i];
+  }
+  wmma::store_matrix_sync(c_tile, acc, ldc, wmma::mem_col_major);
+}
+// [/doc:naive_kernel]
+
+// The kernel's launch geometry and its checked launch, as padded_gemm.cuh expects of every kernel of this chapter.
+template <typename P>
+struct WmmaNaiveGemm {
+  using Precision = P;
+  static constexpr const char* name = "naive";
+  // 4 x 4 warps per block, as in Lei Mao's post: 128 x 4 threads, a 4*P::M x 4*P::N patch of C per block.
+  static constexpr int kWarpsM = 4;
+  static constexpr int kWarpsN = 4;
+  static_assert(kWarpsM * kWarpsN * tc::kWarpSize <= 1024, "a block has at most 1024 threads");
+  static constexpr TileMultiple kTile{P::M, P::N, P::K};
+
+  // [doc:naive_grid]
+  static dim3 block() { return dim3(kWarpsM * tc::kWarpSize, kWarpsN); }
+  // Enough blocks to give every P::M x P::N tile of the m x n output a warp (rounded up; edge warps exit).
+  static dim3 grid(int m, int n) {
+    const int tiles_m = (m + P::M - 1) / P::M;
+    const int tiles_n = (n + P::N - 1) / P::N;
+    return dim3((tiles_m + kWarpsM - 1) / kWarpsM, (tiles_n + kWarpsN - 1) / kWarpsN);
+  }
+  // [/doc:naive_grid]
+
+  // Launches on `stream`. Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile
+  // contract are broken; tc::CudaError when the launch fails.
+  static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
+                     const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
+                     int ldc, cudaStream_t stream) {
+    tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, m, n, k, lda, ldb, ldc, ldc);
+    if (auto problem = tile_contract_problem(kTile, m, n, k, A, lda, B, ldb, C, ldc)) {
+      throw std::invalid_argument(std::string("wmma naive GEMM: ") + *problem);
+    }
+    if (m == 0 || n == 0) return;
+    wmma_naive_gemm_kernel<P><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    tc::check_launch();
+  }
+};
