@@ -81,6 +81,7 @@ class PaddedOperands {
 // C = alpha * A * B + beta * C for any m, n, k >= 0 and any valid lda, ldb, ldc (cuBLAS's rules, column-major, no
 // transposes): straight to Kernel when the operands keep its tile contract, through PaddedOperands otherwise.
 // Errors: std::invalid_argument (one line) for bad sizes or leading dimensions; tc::CudaError from CUDA.
+// Source: cuBLAS documentation, "cublas<t>gemm()" (the argument rules); CUDA Runtime API for the copies.
 template <typename Kernel>
 void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accumulator alpha,
                           const typename Kernel::Precision::Input* A, int lda,
