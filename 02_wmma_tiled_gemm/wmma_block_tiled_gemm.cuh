@@ -1,8 +1,9 @@
 // Chapter 02, step 2 -- the block-tiled WMMA GEMM: a thread block shares A and B tiles through shared memory.
 //
-// What it adds over the naive kernel: reuse. A block computes a BlockM x BlockN tile of C with 8 warps. For each
-// BlockK-deep slice of K it copies the BlockM x BlockK tile of A and the BlockK x BlockN tile of B from global memory
-// into shared memory once, and every warp then loads its fragments from there: each element fetched from global memory
+// What it adds over the naive kernel: reuse. A block of warps (8 of them for the 16-bit types) computes a
+// BlockM x BlockN tile of C. For each BlockK-deep slice of K it copies the BlockM x BlockK tile of A and the
+// BlockK x BlockN tile of B from global memory into shared memory once, and every warp then loads its fragments from
+// there: each element fetched from global memory
 // feeds BlockN / P::N (A) or BlockM / P::M (B) tensor-core operations instead of one. Each warp keeps a
 // FragsM x FragsN grid of accumulator fragments in registers for the whole K loop. Two more things keep the tensor
 // cores fed: the global loads of the next slice are issued before the current slice is computed (double buffering
@@ -61,8 +62,8 @@ struct BlockTile {
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory is limited to 48 KB per block");
 };
 
-// Tiles chosen on the H200 (docs/02_wmma_tiled_gemm.md, "Measured results"). 8 warps of 64 x 32 for the 16-bit and
-// 8-bit types; tf32 halves BlockK because its elements are twice as wide; f64 fragments are 8x8 and its 4 x 4
+// The tiles measured in docs/02_wmma_tiled_gemm.md (one configuration each, not a sweep; exercise 1 tries others).
+// 8 warps of 64 x 32 for the 16-bit and 8-bit types; tf32 halves BlockK because its elements are twice as wide; f64 fragments are 8x8 and its 4 x 4
 // accumulator fragments of 2 doubles already cost 64 registers per thread at a 64 x 64 block.
 template <typename P>
 struct DefaultBlockTile {
