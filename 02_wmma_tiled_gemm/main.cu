@@ -5,6 +5,7 @@
 // precision: make inputs and a reference, run each kernel and verify it, time it next to cuBLAS in the same process,
 // (5) print one table and exit non-zero on any mismatch. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
+#include "reference_for.cuh"
 #include "wmma_tiled_gemm.cuh"
 
 #include "tc/cli.hpp"
@@ -29,8 +30,6 @@ namespace {
 
 // H200 HBM3e bandwidth from NVIDIA's H200 datasheet (an external figure): the rate the reuse table divides by.
 constexpr double kH200DramBytesPerSecond = 4.8e12;
-// Above this many multiply-adds the CPU reference (double, one core) takes seconds; cuBLAS takes over.
-constexpr double kCpuReferenceMaxMacs = 1 << 27;
 
 struct Options {
   int m, n, k;
@@ -153,23 +152,9 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
   tc::fill_random(b, o.seed + 1, o.fill);
   tc::fill_random(c, o.seed + 2, o.fill);
 
-  // The reference multiplies what the tensor cores multiply: for tf32, the inputs rounded to tf32.
-  std::vector<In> ref_a = a, ref_b = b;
-  if constexpr (std::is_same_v<P, tc::WmmaTF32>) {
-    for (float& x : ref_a) x = tc::round_to_tf32(x);
-    for (float& x : ref_b) x = tc::round_to_tf32(x);
-  }
-  const std::vector<Acc> no_c;
-  const std::vector<Acc>& ref_c = o.beta != 0.0 ? c : no_c;
-  const bool on_cpu = double(m) * n * k <= kCpuReferenceMaxMacs;
-  const tc::GemmReference ref =
-      on_cpu ? tc::reference_gemm(tc::Op::N, tc::Op::N, m, n, k, o.alpha, ref_a, lda, ref_b, ldb, o.beta, ref_c, ldc)
-             : tc::cublas_reference_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, ref_a, lda, ref_b,
-                                                  ldb, o.beta, ref_c, ldc);
-  const tc::Tolerance tol = tc::ElementTraits<Acc>::is_integer || o.fill == tc::Fill::Integer
-                                ? tc::Tolerance::exact()
-                                : (std::is_same_v<Acc, double> ? tc::Tolerance::fp64_accumulate()
-                                                               : tc::Tolerance::fp32_accumulate<Acc>());
+  const bool on_cpu = reference_on_cpu(m, n, k);
+  const tc::GemmReference ref = reference_for<P>(cublas, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
+  const tc::Tolerance tol = tolerance_for<P>(o.fill);
 
   tc::DeviceBuffer<In> d_a(a), d_b(b);
   tc::DeviceBuffer<Acc> d_c(c.size());

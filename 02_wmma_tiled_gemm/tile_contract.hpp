@@ -12,6 +12,7 @@
 #include "tc/wmma_rules.hpp"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 // The multiples of m, n and k that a kernel needs.
@@ -42,4 +43,17 @@ std::optional<std::string> tile_contract_problem(TileMultiple tile, int m, int n
   // C is read (when beta != 0) and written in place with the same fragment loads and stores, so one rule.
   if (auto p = tc::wmma_operand_problem(C, ldc, sizeof(TOut), "C")) return p;
   return std::nullopt;
+}
+
+// What every kernel launch of this chapter checks before launching: cuBLAS's argument rules, then the tile contract.
+// Errors: std::invalid_argument, one line starting with `kernel`. Returns false when there is nothing to compute
+// (m or n is 0), so the caller skips the launch, whose grid would be empty.
+template <typename TIn, typename TOut>
+bool check_tiled_launch(const char* kernel, TileMultiple tile, int m, int n, int k, const TIn* A, int lda,
+                        const TIn* B, int ldb, const TOut* C, int ldc) {
+  tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, m, n, k, lda, ldb, ldc, ldc);
+  if (auto problem = tile_contract_problem(tile, m, n, k, A, lda, B, ldb, C, ldc)) {
+    throw std::invalid_argument(std::string(kernel) + ": " + *problem);
+  }
+  return m > 0 && n > 0;
 }

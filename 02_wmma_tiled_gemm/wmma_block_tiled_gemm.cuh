@@ -21,8 +21,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 // [doc:block_tile]
 // A block tile: BlockM x BlockN of C per block, BlockK of K per shared-memory stage, WarpsM x WarpsN warps.
@@ -198,11 +196,7 @@ struct WmmaBlockTiledGemm {
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, m, n, k, lda, ldb, ldc, ldc);
-    if (auto problem = tile_contract_problem(kTile, m, n, k, A, lda, B, ldb, C, ldc)) {
-      throw std::invalid_argument(std::string("wmma block-tiled GEMM: ") + *problem);
-    }
-    if (m == 0 || n == 0) return;
+    if (!check_tiled_launch("wmma block-tiled GEMM", kTile, m, n, k, A, lda, B, ldb, C, ldc)) return;
     wmma_block_tiled_gemm_kernel<P, Tile><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

@@ -19,8 +19,6 @@
 
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-#include <string>
 
 // [doc:naive_kernel]
 // Which output tile (warp_m, warp_n) -- in units of tiles -- the warp of thread (block, thread) computes: x walks
@@ -107,11 +105,7 @@ struct WmmaNaiveGemm {
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    tc::validate_gemm_arguments(tc::Op::N, tc::Op::N, m, n, k, lda, ldb, ldc, ldc);
-    if (auto problem = tile_contract_problem(kTile, m, n, k, A, lda, B, ldb, C, ldc)) {
-      throw std::invalid_argument(std::string("wmma naive GEMM: ") + *problem);
-    }
-    if (m == 0 || n == 0) return;
+    if (!check_tiled_launch("wmma naive GEMM", kTile, m, n, k, A, lda, B, ldb, C, ldc)) return;
     wmma_naive_gemm_kernel<P><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

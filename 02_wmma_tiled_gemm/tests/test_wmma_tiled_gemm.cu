@@ -2,6 +2,7 @@
 // between a direct launch and padded copies, and argument errors. GPU: both kernels for every precision they cover,
 // over the shape matrix of the chapter's issue, with alpha/beta, padded leading dimensions and poisoned output.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
+#include "reference_for.cuh"
 #include "wmma_tiled_gemm.cuh"
 
 #include "tc/compare.hpp"
@@ -133,29 +134,14 @@ std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) 
   const int lda = cs.m + cs.pad, ldb = cs.k + cs.pad, ldc = cs.m + cs.pad;
   // Small problems get integer-valued inputs, exact in fp32, so an indexing bug fails exactly; large ones (checked
   // against cuBLAS) get random reals and the K-scaled tolerance.
-  const bool on_cpu = double(cs.m) * cs.n * cs.k <= double(1 << 27);
-  const tc::Fill fill = on_cpu ? tc::Fill::Integer : tc::Fill::Real;
+  const tc::Fill fill = reference_on_cpu(cs.m, cs.n, cs.k) ? tc::Fill::Integer : tc::Fill::Real;
   std::vector<In> a(std::size_t(lda) * cs.k), b(std::size_t(ldb) * cs.n);
   std::vector<Acc> c(std::size_t(ldc) * cs.n);
   tc::fill_random(a, seed, fill);
   tc::fill_random(b, seed + 1, fill);
   tc::fill_random(c, seed + 2, fill);
-  std::vector<In> ref_a = a, ref_b = b;
-  if constexpr (std::is_same_v<P, tc::WmmaTF32>) {
-    for (float& x : ref_a) x = tc::round_to_tf32(x);
-    for (float& x : ref_b) x = tc::round_to_tf32(x);
-  }
-  const std::vector<Acc> no_c;
-  const std::vector<Acc>& ref_c = cs.beta != 0.0 ? c : no_c;
-  tc::GemmReference ref;
-  if (on_cpu) {
-    ref = tc::reference_gemm(tc::Op::N, tc::Op::N, cs.m, cs.n, cs.k, cs.alpha, ref_a, lda, ref_b, ldb, cs.beta,
-                             ref_c, ldc);
-  } else {
-    const tc::CublasHandle cublas;
-    ref = tc::cublas_reference_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, cs.m, cs.n, cs.k, cs.alpha, ref_a, lda,
-                                             ref_b, ldb, cs.beta, ref_c, ldc);
-  }
+  const tc::CublasHandle cublas;
+  const tc::GemmReference ref = reference_for<P>(cublas, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, c, ldc);
 
   tc::DeviceBuffer<In> d_a(a), d_b(b);
   tc::DeviceBuffer<Acc> d_c(c.size());
@@ -176,10 +162,7 @@ std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) 
       const std::size_t e = std::size_t(j) * ldc + i;
       padding_untouched &= std::memcmp(&got[e], &before[e], sizeof(Acc)) == 0;
     }
-  const tc::Tolerance tol = tc::ElementTraits<Acc>::is_integer || fill == tc::Fill::Integer
-                                ? tc::Tolerance::exact()
-                                : (std::is_same_v<Acc, double> ? tc::Tolerance::fp64_accumulate()
-                                                               : tc::Tolerance::fp32_accumulate<Acc>());
+  const tc::Tolerance tol = tolerance_for<P>(fill);
   return {tc::compare(cs.m, cs.n, cs.k, got.data(), ldc, ref, tol), padding_untouched};
 }
 
