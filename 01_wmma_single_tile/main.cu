@@ -4,7 +4,6 @@
 // (3) run one warp per tile on the Tensor Cores and verify against the reference, (4) time one launch, (5) probe
 // which tile element each lane's fragment register holds, (6) summarise. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
-#include "wmma_probe.cuh"
 #include "wmma_single_tile.cuh"
 
 #include "tc/cli.hpp"
@@ -16,6 +15,7 @@
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
 #include "tc/timer.hpp"
+#include "tc/wmma_probe.cuh"
 
 #include <algorithm>
 #include <cstdio>
@@ -127,8 +127,8 @@ void write_file(const std::string& path, const std::string& text) {
 
 template <typename Use, typename Shape, typename Layout>
 bool probe_and_print(std::vector<std::string>& summary, const std::string& svg_dir) {
-  using F = ProbedFragment<Use, Shape, Layout>;
-  const tc::LaneMap map = probe_wmma_fragment<Use, Shape, Layout>();
+  using F = tc::ProbedFragment<Use, Shape, Layout>;
+  const tc::LaneMap map = tc::probe_wmma_fragment<Use, Shape, Layout>();
   const std::string title = std::string(F::name) + " " + Shape::name() + " " + Layout::name;
   std::printf("\n== probe: %s ==\n", title.c_str());
   std::printf("tile %d x %d, %d elements per lane (x[0..%d]); each lane's x[i] holds tile element (row,col):\n",

@@ -2,9 +2,9 @@
 //
 // The idea: a Tensor Core operation is warp-wide. The 32 lanes of a warp together load an M x K tile of A and a
 // K x N tile of B into *fragments*, issue one matrix multiply-accumulate, and store the M x N result. No lane owns a
-// row or a column; each holds an opaque slice of each tile (wmma_probe.cuh measures which slice). There is nothing
-// before this chapter to improve on: this is the smallest complete tensor-core program, with fp16 inputs and fp32
-// accumulation, for the three fp16 shapes WMMA offers: 16x16x16, 32x8x16 and 8x32x16.
+// row or a column; each holds an opaque slice of each tile (tc/wmma_probe.cuh measures which slice). There is
+// nothing before this chapter to improve on: this is the smallest complete tensor-core program, with fp16 inputs and
+// fp32 accumulation, for the three fp16 shapes WMMA offers: 16x16x16, 32x8x16 and 8x32x16.
 //
 // Source: CUDA C++ Programming Guide, "Warp Matrix Functions" (nvcuda::wmma: fragment, load_matrix_sync, mma_sync,
 // store_matrix_sync; "Element Types and Matrix Sizes" for the shapes).

@@ -5,7 +5,6 @@
 // precision: make inputs and a reference, run each kernel and verify it, time it next to cuBLAS in the same process,
 // (5) print one table and exit non-zero on any mismatch. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
-#include "reference_for.cuh"
 #include "wmma_tiled_gemm.cuh"
 
 #include "tc/cli.hpp"
@@ -15,9 +14,12 @@
 #include "tc/device_buffer.hpp"
 #include "tc/layouts/lane_map.hpp"
 #include "tc/main.hpp"
+#include "tc/padded_gemm.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
+#include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
+#include "tc/warp_tile_grid.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -89,12 +91,12 @@ tc::LaneMap block_tile_warp_map() {
 // The naive kernel's map for block (0, 0): tile (warp_m, warp_n) -> warp index threadIdx.y * 4 + threadIdx.x / 32.
 template <typename P>
 tc::LaneMap naive_block_warp_map() {
-  using K = WmmaNaiveGemm<P>;
-  tc::LaneMap map(K::kWarpsM, K::kWarpsN, 1);
-  const dim3 block = K::block();
+  using Grid = typename WmmaNaiveGemm<P>::Grid;
+  tc::LaneMap map(Grid::kWarpsM, Grid::kWarpsN, 1);
+  const dim3 block = Grid::block();
   for (unsigned ty = 0; ty < block.y; ++ty)
     for (unsigned tx = 0; tx < block.x; tx += tc::kWarpSize)
-      map.at(int(ty * K::kWarpsM + tx / tc::kWarpSize), 0) = naive_warp_tile(dim3(0, 0), block, dim3(tx, ty));
+      map.at(int(ty * Grid::kWarpsM + tx / tc::kWarpSize), 0) = tc::warp_tile_of(dim3(0, 0), block, dim3(tx, ty));
   return map;
 }
 
@@ -152,9 +154,10 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
   tc::fill_random(b, o.seed + 1, o.fill);
   tc::fill_random(c, o.seed + 2, o.fill);
 
-  const bool on_cpu = reference_on_cpu(m, n, k);
-  const tc::GemmReference ref = reference_for<P>(cublas, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
-  const tc::Tolerance tol = tolerance_for<P>(o.fill);
+  const bool on_cpu = tc::reference_on_cpu(m, n, k);
+  const tc::GemmReference ref =
+      tc::reference_for<P>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
+  const tc::Tolerance tol = tc::tolerance_for<P>(o.fill);
 
   tc::DeviceBuffer<In> d_a(a), d_b(b);
   tc::DeviceBuffer<Acc> d_c(c.size());
@@ -182,7 +185,8 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
     using Kernel = decltype(kernel);
     // Run once on fresh C and verify.
     reset_c();
-    launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc, nullptr);
+    tc::launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc,
+                                     nullptr);
     const std::vector<Acc> got = d_c.download();
     const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tol);
     all_ok &= r.passed;
@@ -193,15 +197,16 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
     Row row;
     row.kernel = Kernel::name;
     row.type = P::name;
-    const bool direct = !tile_contract_problem(Kernel::kTile, m, n, k, d_a.data(), lda, d_b.data(), ldb,
-                                               d_c.data(), ldc);
+    const bool direct = !tc::tile_contract_problem(Kernel::kTile, m, n, k, d_a.data(), lda, d_b.data(), ldb,
+                                                   d_c.data(), ldc);
     auto whole_launch = [&] {
-      launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc, nullptr);
+      tc::launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc,
+                                       nullptr);
     };
     if (direct) {
       row.ms = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;
     } else {
-      PaddedOperands<Kernel> padded(m, n, k, nullptr);
+      tc::PaddedOperands<Kernel> padded(m, n, k, nullptr);
       padded.copy_in(d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc);
       row.ms = tc::benchmark([&] { padded.run_kernel(alpha, beta); }, o.warmup, o.repeats).median_ms;
       row.ms_with_copies = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;

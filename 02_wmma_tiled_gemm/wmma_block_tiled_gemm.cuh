@@ -11,11 +11,11 @@
 // same banks. Same precisions, same tile contract and same epilogue as wmma_naive_gemm.cuh.
 #pragma once
 
-#include "tile_contract.hpp"
-
 #include "tc/check.hpp"
 #include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/layouts/tags.hpp"
 #include "tc/reference.hpp"
+#include "tc/tile_contract.hpp"
 #include "tc/wmma.cuh"
 
 #include <cuda_runtime.h>
@@ -182,12 +182,14 @@ __global__ void __launch_bounds__(Tile::kThreads)
 }
 // [/doc:block_kernel]
 
-// Launch geometry and checked launch, as padded_gemm.cuh expects of every kernel of this chapter.
+// Launch geometry and checked launch, as tc/padded_gemm.hpp expects of a kernel.
 template <typename P, typename Tile = typename DefaultBlockTile<P>::type>
 struct WmmaBlockTiledGemm {
   using Precision = P;
+  using LayoutA = tc::ColMajor;
+  using LayoutB = tc::ColMajor;
   static constexpr const char* name = "block-tiled";
-  static constexpr TileMultiple kTile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
+  static constexpr tc::TileMultiple kTile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
   static dim3 block() { return dim3(Tile::kThreads); }
   static dim3 grid(int m, int n) { return dim3((m + Tile::BlockM - 1) / Tile::BlockM, (n + Tile::BlockN - 1) / Tile::BlockN); }
 
@@ -196,7 +198,10 @@ struct WmmaBlockTiledGemm {
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    if (!check_tiled_launch("wmma block-tiled GEMM", kTile, m, n, k, A, lda, B, ldb, C, ldc)) return;
+    if (!tc::check_tiled_launch("wmma block-tiled GEMM", kTile, tc::Op::N, tc::Op::N, m, n, k, A, lda, B, ldb, C,
+                                ldc)) {
+      return;
+    }
     wmma_block_tiled_gemm_kernel<P, Tile><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

@@ -10,31 +10,21 @@
 // tile column of D and each element of B once per tile row (docs/02_wmma_tiled_gemm.md, "Reuse").
 #pragma once
 
-#include "tile_contract.hpp"
-
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/layouts/tags.hpp"
 #include "tc/reference.hpp"
+#include "tc/tile_contract.hpp"
+#include "tc/warp_tile_grid.hpp"
 #include "tc/wmma.cuh"
 
 #include <cuda_runtime.h>
 
-
 // [doc:naive_kernel]
-// Which output tile (warp_m, warp_n) -- in units of tiles -- the warp of thread (block, thread) computes: x walks
-// down M in whole warps (32 consecutive threads share one warp_m), y walks across N. The kernel and the figure in
-// docs/02 both use this one function. Source: Lei Mao, "NVIDIA Tensor Core Programming".
-__host__ __device__ inline tc::Coord naive_warp_tile(dim3 block_index, dim3 block_dim, dim3 thread_index) {
-  return {int((block_index.x * block_dim.x + thread_index.x) / tc::kWarpSize),
-          int(block_index.y * block_dim.y + thread_index.y)};
-}
-
-
-// One warp computes the P::M x P::N tile of C at tile coordinates (warp_m, warp_n):
+// One warp computes the P::M x P::N tile of C at tile coordinates tc::warp_tile_of(...):
 //   C = alpha * A * B + beta * C, all column-major; A is m x k (lda), B is k x n (ldb), C is m x n (ldc).
 // Units: elements. alpha, beta: P::Accumulator (float for f16/bf16/tf32, double for f64, int32 for s8).
-// Preconditions: m, n, k multiples of P::M, P::N, P::K; the WMMA memory rules (tile_contract.hpp); blockDim.x a
-// multiple of 32, so that the lanes of a warp share warp_m and every wmma call sees the whole warp. C is not read
+// Preconditions: m, n, k multiples of P::M, P::N, P::K; the WMMA memory rules (tc/tile_contract.hpp); blockDim.x a
+// multiple of 32, so that the lanes of a warp share their tile and every wmma call sees the whole warp. C is not read
 // when beta == 0, so it may then hold anything, NaN included. Minimum SM: that of the precision (tc/wmma.cuh).
 // Source: CUDA C++ Programming Guide, "Warp Matrix Functions"; grid arithmetic after Lei Mao's post.
 template <typename P>
@@ -42,7 +32,7 @@ __global__ void wmma_naive_gemm_kernel(int m, int n, int k, typename P::Accumula
                                        const typename P::Input* A, int lda, const typename P::Input* B, int ldb,
                                        typename P::Accumulator beta, typename P::Accumulator* C, int ldc) {
   using namespace nvcuda;
-  const tc::Coord tile = naive_warp_tile(blockIdx, blockDim, threadIdx);
+  const tc::Coord tile = tc::warp_tile_of(blockIdx, blockDim, threadIdx);  // tc/warp_tile_grid.hpp
   const int row = tile.row * P::M;
   const int col = tile.col * P::N;
   // The grid is rounded up to whole blocks, so edge warps may fall outside C. The test is uniform across a warp,
@@ -79,33 +69,28 @@ __global__ void wmma_naive_gemm_kernel(int m, int n, int k, typename P::Accumula
 }
 // [/doc:naive_kernel]
 
-// The kernel's launch geometry and its checked launch, as padded_gemm.cuh expects of every kernel of this chapter.
+// The kernel's launch geometry and its checked launch, as tc/padded_gemm.hpp expects of a kernel.
 template <typename P>
 struct WmmaNaiveGemm {
   using Precision = P;
+  using LayoutA = tc::ColMajor;  // A and B as cuBLAS stores them untransposed (chapter 03 changes these tags)
+  using LayoutB = tc::ColMajor;
   static constexpr const char* name = "naive";
   // 4 x 4 warps per block, as in Lei Mao's post: 128 x 4 threads, a 4*P::M x 4*P::N patch of C per block.
-  static constexpr int kWarpsM = 4;
-  static constexpr int kWarpsN = 4;
-  static_assert(kWarpsM * kWarpsN * tc::kWarpSize <= 1024, "a block has at most 1024 threads");
-  static constexpr TileMultiple kTile{P::M, P::N, P::K};
+  using Grid = tc::WarpPerTileGrid<4, 4>;
+  static constexpr tc::TileMultiple kTile{P::M, P::N, P::K};
 
-  // [doc:naive_grid]
-  static dim3 block() { return dim3(kWarpsM * tc::kWarpSize, kWarpsN); }
-  // Enough blocks to give every P::M x P::N tile of the m x n output a warp (rounded up; edge warps exit).
-  static dim3 grid(int m, int n) {
-    const int tiles_m = (m + P::M - 1) / P::M;
-    const int tiles_n = (n + P::N - 1) / P::N;
-    return dim3((tiles_m + kWarpsM - 1) / kWarpsM, (tiles_n + kWarpsN - 1) / kWarpsN);
-  }
-  // [/doc:naive_grid]
+  static dim3 block() { return Grid::block(); }
+  static dim3 grid(int m, int n) { return Grid::grid(m, n, P::M, P::N); }
 
   // Launches on `stream`. Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile
   // contract are broken; tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    if (!check_tiled_launch("wmma naive GEMM", kTile, m, n, k, A, lda, B, ldb, C, ldc)) return;
+    if (!tc::check_tiled_launch("wmma naive GEMM", kTile, tc::Op::N, tc::Op::N, m, n, k, A, lda, B, ldb, C, ldc)) {
+      return;
+    }
     wmma_naive_gemm_kernel<P><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

@@ -1,7 +1,6 @@
 // Chapter 01 tests: the single-tile kernel against the CPU reference, the launcher's argument checks, and the
 // fragment probe's invariants.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
-#include "wmma_probe.cuh"
 #include "wmma_single_tile.cuh"
 
 #include "tc/compare.hpp"
@@ -9,6 +8,7 @@
 #include "tc/matrix.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
+#include "tc/wmma_probe.cuh"
 #include "tc_test/catch.hpp"
 
 #include <cstdint>
@@ -115,12 +115,12 @@ namespace {
 // give the same answer when asked twice.
 template <typename Use, typename Shape, typename Layout>
 tc::LaneMap probe_checked() {
-  const tc::LaneMap map = probe_wmma_fragment<Use, Shape, Layout>();
-  using F = ProbedFragment<Use, Shape, Layout>;
+  const tc::LaneMap map = tc::probe_wmma_fragment<Use, Shape, Layout>();
+  using F = tc::ProbedFragment<Use, Shape, Layout>;
   INFO(F::name << " " << Shape::name() << " " << Layout::name);
   CHECK(map.all_slots_in_tile());
   CHECK(map.min_copies() >= 1);
-  const tc::LaneMap again = probe_wmma_fragment<Use, Shape, Layout>();
+  const tc::LaneMap again = tc::probe_wmma_fragment<Use, Shape, Layout>();
   bool same = true;
   for (int lane = 0; lane < tc::kWarpSize; ++lane)
     for (int i = 0; i < map.slots(); ++i) same = same && map.at(lane, i) == again.at(lane, i);

@@ -2,14 +2,17 @@
 // between a direct launch and padded copies, and argument errors. GPU: both kernels for every precision they cover,
 // over the shape matrix of the chapter's issue, with alpha/beta, padded leading dimensions and poisoned output.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
-#include "reference_for.cuh"
 #include "wmma_tiled_gemm.cuh"
 
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/padded_gemm.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
+#include "tc/reference_for.cuh"
+#include "tc/tile_contract.hpp"
+#include "tc/warp_tile_grid.hpp"
 #include "tc_test/catch.hpp"
 
 #include <cstdint>
@@ -39,9 +42,9 @@ TEST_CASE("naive grid gives every 16x16 tile of C exactly one warp, including ra
       for (unsigned by = 0; by < grid.y; ++by)
         for (unsigned ty = 0; ty < block.y; ++ty)
           for (unsigned tx = 0; tx < block.x; ++tx) {
-            const tc::Coord t = naive_warp_tile(dim3(bx, by), block, dim3(tx, ty));
+            const tc::Coord t = tc::warp_tile_of(dim3(bx, by), block, dim3(tx, ty));
             // Same warp, same tile: lanes of one warp must agree (the kernel's early exit relies on it).
-            CHECK(t == naive_warp_tile(dim3(bx, by), block, dim3(tx / 32 * 32, ty)));
+            CHECK(t == tc::warp_tile_of(dim3(bx, by), block, dim3(tx / 32 * 32, ty)));
             if (tx % 32 == 0 && t.row * 16 < m && t.col * 16 < n) covered.insert({t.row, t.col});
           }
     const int tiles_m = (m + 15) / 16, tiles_n = (n + 15) / 16;
@@ -77,22 +80,22 @@ TEST_CASE("the tile contract sends aligned tile multiples straight to the kernel
           "[padding]") {
   alignas(256) static __half h[64];
   alignas(256) static float f[64];
-  const TileMultiple tile{128, 128, 32};
-  CHECK_FALSE(tile_contract_problem(tile, 256, 128, 64, h, 256, h, 64, f, 256));
-  CHECK(*tile_contract_problem(tile, 1000, 128, 64, h, 1000, h, 64, f, 1000) ==
+  const tc::TileMultiple tile{128, 128, 32};
+  CHECK_FALSE(tc::tile_contract_problem(tile, 256, 128, 64, h, 256, h, 64, f, 256));
+  CHECK(*tc::tile_contract_problem(tile, 1000, 128, 64, h, 1000, h, 64, f, 1000) ==
         "m = 1000 is not a multiple of the kernel's tile 128");
-  CHECK(*tile_contract_problem(tile, 128, 128, 65, h, 128, h, 65, f, 128) ==
+  CHECK(*tc::tile_contract_problem(tile, 128, 128, 65, h, 128, h, 65, f, 128) ==
         "k = 65 is not a multiple of the kernel's tile 32");
-  CHECK(*tile_contract_problem(tile, 128, 128, 32, h, 132, h, 32, f, 128) ==
+  CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h, 132, h, 32, f, 128) ==
         "ld of A is 132 elements; load/store_matrix_sync needs a multiple of 8 (16 bytes)");
-  CHECK(*tile_contract_problem(tile, 128, 128, 32, h + 8, 128, h, 32, f, 128) ==
+  CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h + 8, 128, h, 32, f, 128) ==
         "A must be 32-byte (256-bit) aligned for load/store_matrix_sync");
-  CHECK(*tile_contract_problem(tile, 128, 128, 32, h, 128, h, 32, f, 130) ==
+  CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h, 128, h, 32, f, 130) ==
         "ld of C is 130 elements; load/store_matrix_sync needs a multiple of 4 (16 bytes)");
-  CHECK(round_up(1, 128) == 128);
-  CHECK(round_up(128, 128) == 128);
-  CHECK(round_up(1040, 32) == 1056);
-  CHECK(round_up(0, 16) == 0);
+  CHECK(tc::round_up(1, 128) == 128);
+  CHECK(tc::round_up(128, 128) == 128);
+  CHECK(tc::round_up(1040, 32) == 1056);
+  CHECK(tc::round_up(0, 16) == 0);
 }
 
 TEST_CASE("launchers reject impossible sizes and leading dimensions with one line", "[padding]") {
@@ -134,14 +137,15 @@ std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) 
   const int lda = cs.m + cs.pad, ldb = cs.k + cs.pad, ldc = cs.m + cs.pad;
   // Small problems get integer-valued inputs, exact in fp32, so an indexing bug fails exactly; large ones (checked
   // against cuBLAS) get random reals and the K-scaled tolerance.
-  const tc::Fill fill = reference_on_cpu(cs.m, cs.n, cs.k) ? tc::Fill::Integer : tc::Fill::Real;
+  const tc::Fill fill = tc::reference_on_cpu(cs.m, cs.n, cs.k) ? tc::Fill::Integer : tc::Fill::Real;
   std::vector<In> a(std::size_t(lda) * cs.k), b(std::size_t(ldb) * cs.n);
   std::vector<Acc> c(std::size_t(ldc) * cs.n);
   tc::fill_random(a, seed, fill);
   tc::fill_random(b, seed + 1, fill);
   tc::fill_random(c, seed + 2, fill);
   const tc::CublasHandle cublas;
-  const tc::GemmReference ref = reference_for<P>(cublas, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, c, ldc);
+  const tc::GemmReference ref =
+      tc::reference_for<P>(cublas, tc::Op::N, tc::Op::N, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, c, ldc);
 
   tc::DeviceBuffer<In> d_a(a), d_b(b);
   tc::DeviceBuffer<Acc> d_c(c.size());
@@ -151,8 +155,8 @@ std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) 
     d_c.poison();  // C must not be read when beta == 0: NaN * 0 would show it
   }
   const std::vector<Acc> before = d_c.download();
-  launch_gemm_any_size<Kernel>(cs.m, cs.n, cs.k, Acc(cs.alpha), d_a.data(), lda, d_b.data(), ldb, Acc(cs.beta),
-                               d_c.data(), ldc, nullptr);
+  tc::launch_gemm_any_size<Kernel>(cs.m, cs.n, cs.k, Acc(cs.alpha), d_a.data(), lda, d_b.data(), ldb,
+                                   Acc(cs.beta), d_c.data(), ldc, nullptr);
   TC_CHECK(cudaDeviceSynchronize());
   const std::vector<Acc> got = d_c.download();
 
@@ -162,7 +166,7 @@ std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) 
       const std::size_t e = std::size_t(j) * ldc + i;
       padding_untouched &= std::memcmp(&got[e], &before[e], sizeof(Acc)) == 0;
     }
-  const tc::Tolerance tol = tolerance_for<P>(fill);
+  const tc::Tolerance tol = tc::tolerance_for<P>(fill);
   return {tc::compare(cs.m, cs.n, cs.k, got.data(), ldc, ref, tol), padding_untouched};
 }
 

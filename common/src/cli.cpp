@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 namespace tc {
@@ -25,6 +26,37 @@ bool parse_real(const std::string& text, double& out) {
 }
 
 }  // namespace
+
+std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::string& text) {
+  auto bad = [&](const std::string& item) {
+    return UsageError("--" + option + " expects sizes like 4096 or 17x33x65, comma-separated; got '" + item + "'");
+  };
+  auto size = [&](const std::string& digits, const std::string& item) {
+    std::int64_t v = 0;
+    if (!parse_integer(digits, v) || v < 1 || v > std::numeric_limits<std::int32_t>::max()) throw bad(item);
+    return static_cast<int>(v);
+  };
+  std::vector<GemmShape> shapes;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::vector<int> dims;
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t x = item.find('x', from);
+      dims.push_back(size(item.substr(from, x == std::string::npos ? std::string::npos : x - from), item));
+      if (x == std::string::npos) break;
+      from = x + 1;
+    }
+    if (dims.size() == 1) shapes.push_back({dims[0], dims[0], dims[0]});
+    else if (dims.size() == 3) shapes.push_back({dims[0], dims[1], dims[2]});
+    else throw bad(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return shapes;
+}
 
 Cli::Cli(std::string program, std::string summary) : program_(std::move(program)), summary_(std::move(summary)) {
   declare("help", Kind::Flag, "print this help and exit");
@@ -73,6 +105,12 @@ Cli& Cli::add_string(const std::string& name, const std::string& default_value, 
   return *this;
 }
 
+Cli& Cli::add_shapes(const std::string& name, const std::string& default_value, const std::string& help) {
+  parse_gemm_shapes(name, default_value);  // a bad default is the program's bug; say so at once
+  declare(name, Kind::Shapes, help).value = default_value;
+  return *this;
+}
+
 void Cli::assign(const std::string& name, Option& opt, const std::string& value) {
   switch (opt.kind) {
     case Kind::Int: {
@@ -101,6 +139,9 @@ void Cli::assign(const std::string& name, Option& opt, const std::string& value)
     }
     case Kind::String:
       if (value.empty()) throw UsageError("--" + name + " needs a non-empty value");
+      break;
+    case Kind::Shapes:
+      parse_gemm_shapes(name, value);
       break;
     case Kind::Flag:
       break;
@@ -164,6 +205,9 @@ double Cli::get_real(const std::string& name) const {
 const std::string& Cli::get_choice(const std::string& name) const { return find(name, Kind::Choice).value; }
 bool Cli::get_flag(const std::string& name) const { return !find(name, Kind::Flag).value.empty(); }
 const std::string& Cli::get_string(const std::string& name) const { return find(name, Kind::String).value; }
+std::vector<GemmShape> Cli::get_shapes(const std::string& name) const {
+  return parse_gemm_shapes(name, find(name, Kind::Shapes).value);
+}
 
 std::string Cli::usage() const {
   std::string out = "usage: " + program_ + " [options]\n" + summary_ + "\n\noptions:\n";
@@ -173,6 +217,7 @@ std::string Cli::usage() const {
     if (opt.kind == Kind::Int) left += " N";
     if (opt.kind == Kind::Real) left += " X";
     if (opt.kind == Kind::String) left += " TEXT";
+    if (opt.kind == Kind::Shapes) left += " S|MxNxK,...";
     if (opt.kind == Kind::Choice) {
       std::string list;
       for (const std::string& c : opt.choices) list += (list.empty() ? "" : "|") + c;

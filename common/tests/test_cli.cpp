@@ -11,7 +11,8 @@ tc::Cli make_cli() {
       .add_real("alpha", 1.0, "scale")
       .add_choice("shape", "all", {"16x16x16", "32x8x16", "all"}, "shape")
       .add_flag("verbose", "more output")
-      .add_string("out", "", "output folder");
+      .add_string("out", "", "output folder")
+      .add_shapes("sizes", "1024,4096", "problem sizes");
   return cli;
 }
 // Parses the arguments after the program name; returns the UsageError message, or "" if parsing succeeded.
@@ -49,6 +50,24 @@ TEST_CASE("Cli keeps defaults for options not given", "[cli]") {
   CHECK(cli.get_choice("shape") == "all");
   CHECK_FALSE(cli.get_flag("verbose"));
   CHECK(cli.get_string("out").empty());
+  CHECK(cli.get_shapes("sizes") == std::vector<tc::GemmShape>{{1024, 1024, 1024}, {4096, 4096, 4096}});
+}
+
+TEST_CASE("GEMM shape lists take S and MxNxK items and reject anything else in one line", "[cli]") {
+  CHECK(tc::parse_gemm_shapes("s", "17x33x65,8") == std::vector<tc::GemmShape>{{17, 33, 65}, {8, 8, 8}});
+  CHECK(tc::parse_gemm_shapes("s", "2147483647") == std::vector<tc::GemmShape>{{2147483647, 2147483647, 2147483647}});
+  for (const char* bad : {"", ",", "16,", "0", "-4", "16x16", "16x16x16x16", "16xx16x16", "1e3", "16 ", "2147483648",
+                          "16x0x16", "4096,abc"}) {
+    INFO("'" << bad << "'");
+    const std::string msg = tc::test::thrown_message<tc::UsageError>([&] { tc::parse_gemm_shapes("sizes", bad); });
+    CHECK(msg.rfind("--sizes expects sizes like 4096 or 17x33x65, comma-separated; got '", 0) == 0);
+    CHECK(msg.find('\n') == std::string::npos);
+  }
+  const char* argv[] = {"prog", "--sizes", "48x80x96"};
+  tc::Cli cli = make_cli();
+  REQUIRE(cli.parse(3, argv));
+  CHECK(cli.get_shapes("sizes") == std::vector<tc::GemmShape>{{48, 80, 96}});
+  CHECK(parse_error({"--sizes", "4x4"}) == "--sizes expects sizes like 4096 or 17x33x65, comma-separated; got '4x4'");
 }
 
 TEST_CASE("Cli rejects bad input with one line naming the problem", "[cli]") {

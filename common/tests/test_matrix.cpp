@@ -2,6 +2,7 @@
 #include "tc/matrix.hpp"
 #include "tc_test/catch.hpp"
 
+#include <algorithm>
 #include <type_traits>
 
 TEST_CASE("Layout tags map (row, col, ld) to offsets", "[layout]") {
@@ -11,6 +12,16 @@ TEST_CASE("Layout tags map (row, col, ld) to offsets", "[layout]") {
   STATIC_REQUIRE(tc::ColMajor::min_ld(4, 7) == 4);
   STATIC_REQUIRE(tc::ColMajor::min_ld(0, 7) == 1);  // cuBLAS: ld >= max(1, rows)
   STATIC_REQUIRE(tc::ColMajor::storage_size(4, 7, 5) == 35);
+  // Lines: the contiguous runs a 2-D copy moves. A 4 x 7 column-major matrix is 7 columns of 4; row-major, 4 rows of 7.
+  STATIC_REQUIRE(tc::ColMajor::line_length(4, 7) == 4);
+  STATIC_REQUIRE(tc::ColMajor::line_count(4, 7) == 7);
+  STATIC_REQUIRE(tc::RowMajor::line_length(4, 7) == 7);
+  STATIC_REQUIRE(tc::RowMajor::line_count(4, 7) == 4);
+  for (int rows : {0, 1, 4})
+    for (int cols : {0, 1, 7}) {
+      CHECK(tc::ColMajor::min_ld(rows, cols) == std::max(1, tc::ColMajor::line_length(rows, cols)));
+      CHECK(tc::RowMajor::min_ld(rows, cols) == std::max(1, tc::RowMajor::line_length(rows, cols)));
+    }
 }
 
 TEST_CASE("A row-major M x N array is the column-major N x M transpose", "[layout]") {

@@ -4,7 +4,8 @@
 // tc::UsageError whose what() is one line naming the option and the problem; tc::run_main (main.hpp) prints it as
 // "error: ..." and exits with tc::kExitUsage (2). Rejected: unknown options, positional arguments, a missing value,
 // a value that is not entirely a number ("12x", "1e3" for an integer), integers outside their range (sizes default
-// to >= 1, so 0 and negatives are rejected), reals that are not finite, and values outside a choice list.
+// to >= 1, so 0 and negatives are rejected), reals that are not finite, values outside a choice list, and shape lists
+// with an item that is not S or MxNxK of positive int32 sizes.
 // --help prints the usage and parse() returns false.
 #pragma once
 
@@ -24,6 +25,18 @@ class UsageError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// One GEMM problem size: C is m x n, the inner dimension k. Units: elements.
+struct GemmShape {
+  int m = 0;
+  int n = 0;
+  int k = 0;
+  bool operator==(const GemmShape& o) const { return m == o.m && n == o.n && k == o.k; }
+};
+
+// A comma-separated list of GEMM shapes, each "S" (S x S x S) or "MxNxK", e.g. "1024,4096" or "17x33x65,4096".
+// Sizes must be in [1, 2^31 - 1]. Errors: UsageError naming `option` and the bad item, one line.
+std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::string& text);
+
 class Cli {
  public:
   Cli(std::string program, std::string summary);
@@ -37,6 +50,8 @@ class Cli {
   Cli& add_flag(const std::string& name, const std::string& help);
   // Free text, e.g. a path; an empty default means "not given".
   Cli& add_string(const std::string& name, const std::string& default_value, const std::string& help);
+  // A list of GEMM shapes (parse_gemm_shapes), checked when parsed.
+  Cli& add_shapes(const std::string& name, const std::string& default_value, const std::string& help);
 
   // Parses argv[1..argc). Returns false if --help was given (usage already printed to stdout); throws UsageError.
   bool parse(int argc, const char* const* argv);
@@ -46,11 +61,12 @@ class Cli {
   const std::string& get_choice(const std::string& name) const;
   bool get_flag(const std::string& name) const;
   const std::string& get_string(const std::string& name) const;
+  std::vector<GemmShape> get_shapes(const std::string& name) const;
 
   std::string usage() const;
 
  private:
-  enum class Kind { Int, Real, Choice, Flag, String };
+  enum class Kind { Int, Real, Choice, Flag, String, Shapes };
   struct Option {
     Kind kind;
     std::string help;

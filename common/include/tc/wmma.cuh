@@ -28,6 +28,7 @@
 
 namespace tc {
 
+// [doc:wmma_layout]
 template <typename Layout>
 struct WmmaLayout;
 
@@ -45,6 +46,7 @@ struct WmmaLayout<ColMajor> {
 
 template <typename Layout>
 using wmma_layout_t = typename WmmaLayout<Layout>::type;
+// [/doc:wmma_layout]
 
 // [doc:precisions]
 // The precisions whose fragments need no conversion after loading.

@@ -14,6 +14,7 @@
 
 namespace tc {
 
+// [doc:tags]
 struct RowMajor {
   static constexpr const char* name = "row-major";
   __host__ __device__ static constexpr std::size_t offset(int row, int col, int ld) {
@@ -25,6 +26,10 @@ struct RowMajor {
   __host__ __device__ static constexpr std::size_t storage_size(int rows, int /*cols*/, int ld) {
     return static_cast<std::size_t>(rows) * ld;
   }
+  // The storage as contiguous lines: a line is a row of `cols` elements, and there are `rows` of them, ld apart.
+  // cudaMemcpy2D's width and height in elements, and what a padded copy rounds up.
+  __host__ __device__ static constexpr int line_length(int /*rows*/, int cols) { return cols; }
+  __host__ __device__ static constexpr int line_count(int rows, int /*cols*/) { return rows; }
 };
 
 struct ColMajor {
@@ -36,7 +41,11 @@ struct ColMajor {
   __host__ __device__ static constexpr std::size_t storage_size(int /*rows*/, int cols, int ld) {
     return static_cast<std::size_t>(cols) * ld;
   }
+  // A line is a column of `rows` elements; there are `cols` of them, ld apart.
+  __host__ __device__ static constexpr int line_length(int rows, int /*cols*/) { return rows; }
+  __host__ __device__ static constexpr int line_count(int /*rows*/, int cols) { return cols; }
 };
+// [/doc:tags]
 
 // The layout in which the same bytes read as the transposed matrix: a row-major M x N array is a column-major
 // N x M array with the same ld. Chapter 03 is built on this identity.

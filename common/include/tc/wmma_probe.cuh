@@ -1,10 +1,11 @@
-// Chapter 01 -- the fragment probe: which tile element does each lane's x[i] hold?
+// The WMMA fragment probe: which tile element does each lane's x[i] hold? Chapter 01 teaches it; chapter 03 uses it
+// to draw the addresses behind each lane's elements.
 //
 // WMMA deliberately leaves the mapping from fragment elements to matrix elements unspecified ("the mapping of
 // matrix elements into fragment internal storage is unspecified and subject to change in future architectures",
 // Programming Guide, "Warp Matrix Functions"). So we measure it: fill a tile so that element (row, col) holds the
 // number row * 64 + col (tc/layouts/probe_encoding.hpp), load it into a fragment, and have every lane write out its
-// x[i]. Each value names the (row, col) it came from. The result is a tc::LaneMap, printed and tested.
+// x[i]. Each value names the (row, col) it came from. The result is a LaneMap, printed and tested.
 // Element-wise code may still touch x[i] (scale, convert, add) because such code needs no mapping; code that needs
 // to know which element x[i] is must wait for mma.sync (chapter 05), where the PTX ISA specifies the layout.
 #pragma once
@@ -20,7 +21,11 @@
 #include <cuda_fp16.h>
 #include <mma.h>
 
+#include <stdexcept>
+#include <string>
 #include <type_traits>
+
+namespace tc {
 
 // A fragment type and the tile it covers: matrix_a is M x K, matrix_b is K x N, the accumulator M x N.
 template <typename Use, typename Shape, typename Layout>
@@ -28,7 +33,7 @@ struct ProbedFragment;
 template <typename Shape, typename Layout>
 struct ProbedFragment<nvcuda::wmma::matrix_a, Shape, Layout> {
   using type = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, Shape::M, Shape::N, Shape::K, __half,
-                                      tc::wmma_layout_t<Layout>>;
+                                      wmma_layout_t<Layout>>;
   using element = __half;
   static constexpr int rows = Shape::M, cols = Shape::K;
   static constexpr const char* name = "matrix_a";
@@ -36,7 +41,7 @@ struct ProbedFragment<nvcuda::wmma::matrix_a, Shape, Layout> {
 template <typename Shape, typename Layout>
 struct ProbedFragment<nvcuda::wmma::matrix_b, Shape, Layout> {
   using type = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, Shape::M, Shape::N, Shape::K, __half,
-                                      tc::wmma_layout_t<Layout>>;
+                                      wmma_layout_t<Layout>>;
   using element = __half;
   static constexpr int rows = Shape::K, cols = Shape::N;
   static constexpr const char* name = "matrix_b";
@@ -63,7 +68,7 @@ __global__ void wmma_probe_kernel(const typename ProbedFragment<Use, Shape, Layo
   using F = ProbedFragment<Use, Shape, Layout>;
   typename F::type fragment;
   if constexpr (std::is_same_v<Use, nvcuda::wmma::accumulator>) {
-    nvcuda::wmma::load_matrix_sync(fragment, tile, ld, tc::WmmaLayout<Layout>::mem);
+    nvcuda::wmma::load_matrix_sync(fragment, tile, ld, WmmaLayout<Layout>::mem);
   } else {
     nvcuda::wmma::load_matrix_sync(fragment, tile, ld);
   }
@@ -76,30 +81,32 @@ __global__ void wmma_probe_kernel(const typename ProbedFragment<Use, Shape, Layo
 // [/doc:probe_kernel]
 
 // Runs the probe for one fragment kind, shape and layout; returns the measured map (lane, i) -> (row, col).
-// Errors: tc::CudaError from CUDA calls; std::runtime_error if a fragment reports more than kMaxProbeSlots elements.
+// Errors: CudaError from CUDA calls; std::runtime_error if a fragment reports more than kMaxProbeSlots elements.
 template <typename Use, typename Shape, typename Layout>
-tc::LaneMap probe_wmma_fragment() {
+LaneMap probe_wmma_fragment() {
   using F = ProbedFragment<Use, Shape, Layout>;
-  static_assert(tc::probe_encodable(F::rows, F::cols), "tile too large for the fp16-exact coordinate encoding");
-  tc::HostMatrix<typename F::element, Layout> tile(F::rows, F::cols);
+  static_assert(probe_encodable(F::rows, F::cols), "tile too large for the fp16-exact coordinate encoding");
+  HostMatrix<typename F::element, Layout> tile(F::rows, F::cols);
   for (int r = 0; r < F::rows; ++r)
-    for (int c = 0; c < F::cols; ++c) tile(r, c) = tc::from_double<typename F::element>(tc::probe_value(r, c));
+    for (int c = 0; c < F::cols; ++c) tile(r, c) = from_double<typename F::element>(probe_value(r, c));
 
-  tc::DeviceBuffer<typename F::element> d_tile(tile.storage());
-  tc::DeviceBuffer<float> d_slots(static_cast<std::size_t>(tc::kWarpSize) * kMaxProbeSlots);
-  tc::DeviceBuffer<int> d_count(1);
+  DeviceBuffer<typename F::element> d_tile(tile.storage());
+  DeviceBuffer<float> d_slots(static_cast<std::size_t>(kWarpSize) * kMaxProbeSlots);
+  DeviceBuffer<int> d_count(1);
   d_slots.poison();  // NaN: a slot the kernel did not write decodes as (?) rather than as a plausible coordinate
-  constexpr int kThreads = tc::kWarpSize;  // one warp: the load is warp-collective
+  constexpr int kThreads = kWarpSize;  // one warp: the load is warp-collective
   wmma_probe_kernel<Use, Shape, Layout><<<1, kThreads>>>(d_tile.data(), tile.ld(), d_slots.data(), d_count.data());
-  tc::check_launch();
+  check_launch();
   const std::vector<float> slots = d_slots.download();
   const int count = d_count.download()[0];
   if (count < 1 || count > kMaxProbeSlots) {
     throw std::runtime_error(std::string("probe: ") + F::name + " reports " + std::to_string(count) +
                              " elements per lane; expected 1.." + std::to_string(kMaxProbeSlots));
   }
-  tc::LaneMap map(F::rows, F::cols, count);
-  for (int lane = 0; lane < tc::kWarpSize; ++lane)
-    for (int i = 0; i < count; ++i) map.at(lane, i) = tc::probe_coord(slots[lane * kMaxProbeSlots + i]);
+  LaneMap map(F::rows, F::cols, count);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int i = 0; i < count; ++i) map.at(lane, i) = probe_coord(slots[lane * kMaxProbeSlots + i]);
   return map;
 }
+
+}  // namespace tc

@@ -1,0 +1,120 @@
+// Any M, N, K and any leading dimensions, for kernels that only compute whole tiles (chapters 02 and 03).
+//
+// Those kernels keep their inner loops free of bounds checks: WMMA loads and stores move whole tiles and cannot be
+// predicated per element, and checks in the hot loop cost speed. When the operands break a kernel's tile contract
+// (tc/tile_contract.hpp), the launcher instead copies them into scratch buffers whose sizes are rounded up to the tile
+// and whose padding is zero (zero columns of op(A) times zero rows of op(B) add nothing to the sum), runs the kernel
+// on those, and copies the m x n result back into C, leaving C's padding rows untouched. The copies are
+// cudaMemset2DAsync/cudaMemcpy2DAsync calls, and the scratch is stream-ordered, so the whole launch stays
+// asynchronous on its stream. Operands that already keep the contract (4096^3 with tight ld, say) go straight to the
+// kernel with no copies at all.
+//
+// A Kernel here is a type with: Precision (Input, Accumulator); kTile (a tc::TileMultiple); LayoutA and LayoutB, the
+// storage-layout tags of op(A) and op(B) (tc::ColMajor for op N, tc::RowMajor for op T: tc::op_of); and
+// launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream), which checks the contract and launches.
+// Source: CUDA Runtime API, "Memory Management" (cudaMemcpy2DAsync, cudaMemsetAsync) and "Stream Ordered Memory
+// Allocator"; cuBLAS documentation, "cublas<t>gemm()" for the argument rules.
+#pragma once
+
+#include "tc/check.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/reference.hpp"
+#include "tc/tile_contract.hpp"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace tc {
+
+// [doc:padded]
+// Scratch copies of A, B and C padded up to Kernel's tile multiple: op(A) mp x kp stored as Kernel::LayoutA, op(B)
+// kp x np as Kernel::LayoutB, C mp x np column-major, each with the smallest ld its padded shape allows.
+// Shapes: op(A) m x k, op(B) k x n, C m x n (device pointers, cuBLAS layout). Units: elements.
+// Errors: tc::CudaError from allocation (out of memory) or the copies.
+template <typename Kernel>
+class PaddedOperands {
+ public:
+  using Input = typename Kernel::Precision::Input;
+  using Acc = typename Kernel::Precision::Accumulator;
+  using LayoutA = typename Kernel::LayoutA;
+  using LayoutB = typename Kernel::LayoutB;
+
+  PaddedOperands(int m, int n, int k, cudaStream_t stream)
+      : m_(m), n_(n), k_(k),
+        mp_(round_up(m, Kernel::kTile.m)), np_(round_up(n, Kernel::kTile.n)), kp_(round_up(k, Kernel::kTile.k)),
+        stream_(stream),
+        a_(std::size_t(mp_) * kp_, stream), b_(std::size_t(kp_) * np_, stream), c_(std::size_t(mp_) * np_, stream) {}
+
+  int padded_m() const { return mp_; }
+  int padded_n() const { return np_; }
+  int padded_k() const { return kp_; }
+  // The padded operands' leading dimensions: one padded line each (at least 1, as cuBLAS's rules want even when a
+  // size is 0).
+  int lda() const { return LayoutA::min_ld(mp_, kp_); }
+  int ldb() const { return LayoutB::min_ld(kp_, np_); }
+  int ldc() const { return ColMajor::min_ld(mp_, np_); }
+
+  // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).
+  void copy_in(const Input* A, int lda, const Input* B, int ldb, Acc beta, const Acc* C, int ldc) {
+    copy_padded<LayoutA>(a_.data(), mp_, kp_, A, lda, m_, k_);
+    copy_padded<LayoutB>(b_.data(), kp_, np_, B, ldb, k_, n_);
+    if (beta != Acc(0)) copy_padded<ColMajor>(c_.data(), mp_, np_, C, ldc, m_, n_);
+  }
+  // The kernel alone, on the padded operands.
+  void run_kernel(Acc alpha, Acc beta) {
+    Kernel::launch(mp_, np_, kp_, alpha, a_.data(), lda(), b_.data(), ldb(), beta, c_.data(), ldc(), stream_);
+  }
+  // The m x n result into C; rows m..ldc-1 of each column of C are not written.
+  void copy_out(Acc* C, int ldc) {
+    if (m_ == 0 || n_ == 0) return;
+    TC_CHECK(cudaMemcpy2DAsync(C, sizeof(Acc) * ldc, c_.data(), sizeof(Acc) * mp_, sizeof(Acc) * m_, n_,
+                               cudaMemcpyDeviceToDevice, stream_));
+  }
+
+ private:
+  // dst (rows_p x cols_p stored as Layout, ld = one padded line) = src (rows x cols stored as Layout, ld_src), zero
+  // elsewhere. Both layouts are runs of contiguous lines, so one 2-D copy of line_count lines does either.
+  template <typename Layout, typename T>
+  void copy_padded(T* dst, int rows_p, int cols_p, const T* src, int ld_src, int rows, int cols) {
+    if (rows_p == 0 || cols_p == 0) return;
+    const int ld_dst = Layout::line_length(rows_p, cols_p);
+    // All-bits-zero is 0 for every element type here. Only the padding needs it, but one memset of the whole
+    // buffer is simpler than two strips and costs the same bandwidth order as the copy.
+    TC_CHECK(cudaMemsetAsync(dst, 0, sizeof(T) * ld_dst * std::size_t(Layout::line_count(rows_p, cols_p)), stream_));
+    if (rows == 0 || cols == 0) return;
+    TC_CHECK(cudaMemcpy2DAsync(dst, sizeof(T) * ld_dst, src, sizeof(T) * ld_src,
+                               sizeof(T) * Layout::line_length(rows, cols), Layout::line_count(rows, cols),
+                               cudaMemcpyDeviceToDevice, stream_));
+  }
+
+  int m_, n_, k_, mp_, np_, kp_;
+  cudaStream_t stream_;
+  StreamOrderedBuffer<Input> a_, b_;
+  StreamOrderedBuffer<Acc> c_;
+};
+
+// C = alpha * op(A) * op(B) + beta * C for any m, n, k >= 0 and any valid lda, ldb, ldc (cuBLAS's rules for the ops
+// Kernel's layouts stand for): straight to Kernel when the operands keep its tile contract, through PaddedOperands
+// otherwise.
+// Errors: std::invalid_argument (one line) for bad sizes or leading dimensions; tc::CudaError from CUDA.
+template <typename Kernel>
+void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accumulator alpha,
+                          const typename Kernel::Precision::Input* A, int lda,
+                          const typename Kernel::Precision::Input* B, int ldb,
+                          typename Kernel::Precision::Accumulator beta, typename Kernel::Precision::Accumulator* C,
+                          int ldc, cudaStream_t stream) {
+  validate_gemm_arguments(op_of<typename Kernel::LayoutA>(), op_of<typename Kernel::LayoutB>(), m, n, k, lda, ldb,
+                          ldc, ldc);
+  if (!tile_contract_problem(Kernel::kTile, m, n, k, A, lda, B, ldb, C, ldc)) {
+    Kernel::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    return;
+  }
+  PaddedOperands<Kernel> padded(m, n, k, stream);
+  padded.copy_in(A, lda, B, ldb, beta, C, ldc);
+  padded.run_kernel(alpha, beta);
+  padded.copy_out(C, ldc);
+}
+// [/doc:padded]
+
+}  // namespace tc
