@@ -154,7 +154,6 @@ struct Row {
   std::string type, op;
   double ms = 0.0;
   double cublas_ms = -1.0;  // -1: cuBLAS refused this type and op
-  std::string cublas_note;
   double worst_error = 0.0;
   bool passed = false;
 };
@@ -207,7 +206,6 @@ bool run_variant(const Options& o, const tc::GemmShape& s, const tc::CublasHandl
                         .median_ms;
   } catch (const tc::CudaError& e) {
     if (!std::is_same_v<In, std::int8_t>) throw;
-    row.cublas_note = "refused";
     std::printf("cuBLAS %s %s: %s\n", P::name, row.op.c_str(), e.what());
   }
   row.worst_error = r.worst_error;
