@@ -71,7 +71,9 @@ void write_file(const std::string& path, const std::string& text) {
 // (2b) What one warp's loads cost per K step for each op, from the load model (wmma_loads.hpp): load instructions,
 // 32-byte sectors per instruction, register transposes. ncu measures the same counts (docs/03).
 void print_load_table(const tc::GemmShape& s) {
-  const double warp_steps = double(s.m / 16) * (s.n / 16) * (s.k / 16);  // 16 x 16 x 16 steps of all warps
+  // The kernel runs on sizes rounded up to its 16 x 16 x 16 tile (padded copies where they are not multiples).
+  const int m = tc::round_up(s.m, 16), n = tc::round_up(s.n, 16), k = tc::round_up(s.k, 16);
+  const double warp_steps = double(m / 16) * (n / 16) * (k / 16);  // K steps of all warps together
   std::printf("\n== global loads of one warp per K step, by op (host arithmetic: wmma_loads.hpp) ==\n");
   const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
   std::printf("%-4s %-3s %-10s %-10s %8s %9s %5s %16s\n", "type", "op", "A: loads", "B: loads", "loads", "sect/load",
@@ -84,7 +86,7 @@ void print_load_table(const tc::GemmShape& s) {
       const LoadPlan a = wmma_load_plan(bytes, std::is_same_v<LA, tc::RowMajor>);
       const LoadPlan b = wmma_load_plan(bytes, std::is_same_v<LB, tc::ColMajor>);
       int loads = 0, sectors = 0;
-      for (auto [plan, ld] : {std::pair{&a, LA::min_ld(s.m, s.k)}, std::pair{&b, LB::min_ld(s.k, s.n)}})
+      for (auto [plan, ld] : {std::pair{&a, LA::min_ld(m, k)}, std::pair{&b, LB::min_ld(k, n)}})
         for (const WarpRequest& r : plan->requests) {
           ++loads;
           sectors += request_cost(r, ld, bytes).sectors;
