@@ -20,9 +20,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstddef>
-#include <stdexcept>
-
 // [doc:kernel]
 // One warp computes the P::M x P::N tile of C at tile coordinates tc::warp_tile_of(...):
 //   C = alpha * op(A) * op(B) + beta * C. op(A) is m x k stored as LayoutA with leading dimension lda, op(B) is k x n
@@ -42,7 +39,7 @@ __global__ void wmma_transposed_gemm_kernel(int m, int n, int k, typename P::Acc
   const int col = tile.col * P::N;
   if (row >= m || col >= n) return;  // uniform across the warp: edge warps leave whole (chapter 02)
 
-  // The only lines a transpose changes: the layout each fragment is loaded with.
+  // What a transpose changes, part 1: the layout each fragment is declared with (part 2: the tag's offset below).
   wmma::fragment<wmma::matrix_a, P::M, P::N, P::K, typename P::Fragment, tc::wmma_layout_t<LayoutA>> a;
   wmma::fragment<wmma::matrix_b, P::M, P::N, P::K, typename P::Fragment, tc::wmma_layout_t<LayoutB>> b;
   wmma::fragment<wmma::accumulator, P::M, P::N, P::K, typename P::Accumulator> acc;
