@@ -172,6 +172,7 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
   const bool cublas_can = !std::is_same_v<In, std::int8_t> || (lda % 4 == 0 && ldb % 4 == 0);
   double cublas_ms = -1.0;
   if (cublas_can) {
+    reset_c();  // cuBLAS reads C when beta != 0: give it the input C, not the fresh allocation's leftovers
     cublas_ms = tc::benchmark(
                     [&] {
                       tc::cublas_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, d_a.data(), lda,

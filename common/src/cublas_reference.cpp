@@ -107,6 +107,9 @@ GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b
   r.rounded = true;
   DeviceBuffer<TIn> a(A), b(B);
   DeviceBuffer<TOut> c(C), d(static_cast<std::size_t>(ld) * n);
+  // Poisoned, so an element cuBLAS did not write would show as NaN (or 0x80808080) in the reference and fail every
+  // comparison, rather than pass as leftover memory.
+  d.poison();
   cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
                          C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
   r.value = download_as_double(d);
