@@ -66,26 +66,32 @@ inline std::string row_major_identity_svg() {
                 "refY=\"3\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" fill=\"#555\"/></marker></defs>\n",
                 width, bottom + n * kUnit + 40);
   out += buf;
+  // One line of the picture: X = Y * Z, three boxes of (rows, cols) units laid out left to right at height y.
+  struct Box {
+    int rows, cols;
+    const char* name;
+    const char* fill;
+  };
+  auto equation = [&](int y, bool row_major, Box x_box, Box y_box, Box z_box) {
+    int x = kLeft;
+    const char* ops[] = {"=", "*"};
+    const Box boxes[] = {x_box, y_box, z_box};
+    for (int i = 0; i < 3; ++i) {
+      if (i > 0) text(x - kGap / 2, y + x_box.rows * kUnit / 2, ops[i - 1], "middle");
+      box(x, y, boxes[i].rows, boxes[i].cols, row_major, boxes[i].name, boxes[i].fill);
+      x += boxes[i].cols * kUnit + kGap;
+    }
+  };
+  const char* kColorC = "#f6d7a7";
+  const char* kColorA = "#b7d7f0";
+  const char* kColorB = "#c5e8c0";
   text(kLeft, 22, "the caller's row-major buffers (arrows: the direction memory runs):");
-  int x = kLeft;
-  box(x, top, m, n, true, "C  (m x n, ldc)", "#f6d7a7");
-  x += n * kUnit + kGap;
-  text(x - kGap / 2, top + m * kUnit / 2, "=", "middle");
-  box(x, top, m, k, true, "A  (m x k, lda)", "#b7d7f0");
-  x += k * kUnit + kGap;
-  text(x - kGap / 2, top + m * kUnit / 2, "*", "middle");
-  box(x, top, k, n, true, "B  (k x n, ldb)", "#c5e8c0");
-
+  equation(top, true, {m, n, "C  (m x n, ldc)", kColorC}, {m, k, "A  (m x k, lda)", kColorA},
+           {k, n, "B  (k x n, ldb)", kColorB});
   text(kLeft, bottom - 28,
        "the same bytes read column-major (cuBLAS, this chapter's kernel): swap A and B, and m and n:");
-  x = kLeft;
-  box(x, bottom, n, m, false, "C^T (n x m, ldc)", "#f6d7a7");
-  x += m * kUnit + kGap;
-  text(x - kGap / 2, bottom + n * kUnit / 2, "=", "middle");
-  box(x, bottom, n, k, false, "B^T (n x k, ldb)", "#c5e8c0");
-  x += k * kUnit + kGap;
-  text(x - kGap / 2, bottom + n * kUnit / 2, "*", "middle");
-  box(x, bottom, k, m, false, "A^T (k x m, lda)", "#b7d7f0");
+  equation(bottom, false, {n, m, "C^T (n x m, ldc)", kColorC}, {n, k, "B^T (n x k, ldb)", kColorB},
+           {k, m, "A^T (k x m, lda)", kColorA});
   out += "</svg>\n";
   return out;
 }

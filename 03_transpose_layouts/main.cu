@@ -7,7 +7,6 @@
 // mismatch. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "figures.hpp"
-#include "wmma_loads.hpp"
 #include "wmma_transposed_gemm.cuh"
 
 #include "tc/cli.hpp"
@@ -15,6 +14,7 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/layouts/wmma_loads.hpp"
 #include "tc/main.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
@@ -68,8 +68,8 @@ void write_file(const std::string& path, const std::string& text) {
   if (!(out << text)) throw tc::UsageError("cannot write " + path);
 }
 
-// (2b) What one warp's loads cost per K step for each op, from the load model (wmma_loads.hpp): load instructions,
-// 32-byte sectors per instruction, register transposes. ncu measures the same counts (docs/03).
+// (2b) What one warp's loads cost per K step for each op, from the load model (tc/layouts/wmma_loads.hpp): load
+// instructions, 32-byte sectors per instruction, register transposes. ncu measures the same counts (docs/03).
 void print_load_table(const tc::GemmShape& s) {
   // The kernel runs on sizes rounded up to its 16 x 16 x 16 tile (padded copies where they are not multiples).
   const int m = tc::round_up(s.m, 16), n = tc::round_up(s.n, 16), k = tc::round_up(s.k, 16);
@@ -83,15 +83,15 @@ void print_load_table(const tc::GemmShape& s) {
       using LA = decltype(la);
       using LB = decltype(lb);
       // matrix_a's K runs along its lines when op(A) is stored row-major (op T); matrix_b's when column-major (op N).
-      const LoadPlan a = wmma_load_plan(bytes, std::is_same_v<LA, tc::RowMajor>);
-      const LoadPlan b = wmma_load_plan(bytes, std::is_same_v<LB, tc::ColMajor>);
+      const tc::LoadPlan a = tc::wmma_load_plan(bytes, std::is_same_v<LA, tc::RowMajor>);
+      const tc::LoadPlan b = tc::wmma_load_plan(bytes, std::is_same_v<LB, tc::ColMajor>);
       int loads = 0, sectors = 0;
       for (auto [plan, ld] : {std::pair{&a, LA::min_ld(m, k)}, std::pair{&b, LB::min_ld(k, n)}})
-        for (const WarpRequest& r : plan->requests) {
+        for (const tc::WarpRequest& r : plan->requests) {
           ++loads;
-          sectors += request_cost(r, ld, bytes).sectors;
+          sectors += tc::request_cost(r, ld, bytes).sectors;
         }
-      auto describe = [&](const LoadPlan& p) {
+      auto describe = [&](const tc::LoadPlan& p) {
         return std::to_string(p.requests.size()) + " x " + std::to_string(p.requests.front().front().bytes) + " B";
       };
       std::printf("%-4s %-3s %-10s %-10s %8d %9.2f %5d %16.0f\n", bytes == 2 ? "f16" : "s8",
@@ -125,13 +125,13 @@ void explain(const Options& o) {
   if (!o.svg_dir.empty()) {
     write_file(o.svg_dir + "/03_row_major_identity.svg", row_major_identity_svg());
     write_file(o.svg_dir + "/03_loads_f16.svg",
-               load_map(wmma_load_plan(2, true), 2)
+               tc::load_map(tc::wmma_load_plan(2, true), 2)
                    .to_svg("f16, either layout: lane that loads each element (4 x 4-byte loads per lane)"));
     write_file(o.svg_dir + "/03_loads_s8_k_along_lines.svg",
-               load_map(wmma_load_plan(1, true), 1)
+               tc::load_map(tc::wmma_load_plan(1, true), 1)
                    .to_svg("s8, K along the lines: lane that loads each element (2 x 4-byte loads per lane)"));
     write_file(o.svg_dir + "/03_loads_s8_k_across_lines.svg",
-               load_map(wmma_load_plan(1, false), 1)
+               tc::load_map(tc::wmma_load_plan(1, false), 1)
                    .to_svg("s8, K across the lines: lane that loads each element (8 x 1-byte loads per lane)"));
   }
 }

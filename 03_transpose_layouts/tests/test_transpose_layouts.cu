@@ -1,16 +1,17 @@
 // Chapter 03 tests. Host: the lda/ldb rules of each op, the row-major wrapper's swap (against an independent row-major
-// reference), the address maps, and the load model against the measured trace. GPU: all four ops for f16 and s8 over
-// the issue's shapes, against the reference with the same transa/transb (cuBLAS at 1024^3) and, where results are
-// exact, bit for bit against cuBLAS with the same transa/transb; the row-major wrapper for all four ops.
+// reference), the address maps, and the load model (tc/layouts/wmma_loads.hpp) against the measured trace. GPU: all
+// four ops for f16 and s8 over the issue's shapes, against the reference with the same transa/transb (cuBLAS at
+// 1024^3) and, where results are exact, bit for bit against cuBLAS with the same transa/transb; the row-major wrapper
+// for all four ops.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "figures.hpp"
 #include "row_major_gemm.cuh"
-#include "wmma_loads.hpp"
 #include "wmma_transposed_gemm.cuh"
 
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/layouts/wmma_loads.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
 #include "tc/reference_for.cuh"
@@ -179,37 +180,13 @@ TEST_CASE("address maps place element (row, col) where the layout tag stores it"
   CHECK(row_major_identity_svg().find("C^T (n x m, ldc)") != std::string::npos);
 }
 
-TEST_CASE("the load model loads every element of the tile exactly once, at the sector cost ncu measures", "[loads]") {
-  for (int bytes : {2, 1})
-    for (bool along : {true, false}) {
-      INFO((bytes == 2 ? "f16" : "s8") << (along ? ", K along the lines" : ", K across the lines"));
-      const LoadPlan plan = wmma_load_plan(bytes, along);
-      const tc::LaneMap map = load_map(plan, bytes);
-      CHECK(map.all_slots_in_tile());
-      CHECK(map.min_copies() == 1);
-      CHECK(map.max_copies() == 1);
-      for (const WarpRequest& r : plan.requests) {
-        const RequestCost cost = request_cost(r, 1024, bytes);
-        // 32-bit loads: 8 lines x 16 bytes = 8 sectors, half of each used; s8 bytes: 4 lines x 8 bytes = 4 sectors.
-        CHECK(cost.sectors == (bytes == 1 && !along ? 4 : 8));
-        CHECK(cost.bytes == (bytes == 1 && !along ? 32 : 128));
-      }
-    }
-  CHECK(wmma_load_plan(2, true).requests.size() == 4);
-  CHECK(wmma_load_plan(2, false).requests.size() == 4);  // the same loads...
-  CHECK(wmma_load_plan(2, false).movm == 4);               // ...plus one MOVM per 8 x 8 block
-  CHECK(wmma_load_plan(1, true).requests.size() == 2);
-  CHECK(wmma_load_plan(1, false).requests.size() == 8);
-  CHECK(wmma_load_plan(1, false).movm == 0);  // no 8-bit MOVM: bytes instead
-}
-
 TEST_CASE("the load model's first instruction is what compute-sanitizer saw on the H200", "[loads]") {
   // docs/results/03_wmma_load_trace_sm90.txt: "== trace: <fragment> <type> <layout>, ld <ld> ==", a header row, then
   // "lane line element bytes" for the 32 lanes of the first load instruction (docs/tools/wmma_load_trace.sh).
   const std::string path = std::string(TC_SOURCE_DIR) + "/docs/results/03_wmma_load_trace_sm90.txt";
   std::ifstream in(path);
   REQUIRE(in);
-  std::map<std::string, std::vector<LaneRead>> traces;
+  std::map<std::string, std::vector<tc::LaneRead>> traces;
   std::string line, current;
   while (std::getline(in, line)) {
     if (line.rfind("== trace: ", 0) == 0) {
@@ -217,7 +194,7 @@ TEST_CASE("the load model's first instruction is what compute-sanitizer saw on t
     } else if (!current.empty() && !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
       std::istringstream row(line);
       int lane = -1;
-      LaneRead r;
+      tc::LaneRead r;
       row >> lane >> r.line >> r.element >> r.bytes;
       REQUIRE(lane == int(traces[current].size()));
       traces[current].push_back(r);
@@ -230,7 +207,7 @@ TEST_CASE("the load model's first instruction is what compute-sanitizer saw on t
     const bool a = name.find("matrix_a") == 0, f16 = name.find(" f16 ") != std::string::npos;
     const bool row_major = name.find("row_major") != std::string::npos;
     // K runs along matrix_a's lines when it is row_major, along matrix_b's when col_major.
-    const WarpRequest first = wmma_load_plan(f16 ? 2 : 1, a == row_major).requests.front();
+    const tc::WarpRequest first = tc::wmma_load_plan(f16 ? 2 : 1, a == row_major).requests.front();
     for (int lane = 0; lane < 32; ++lane) {
       INFO("lane " << lane);
       CHECK(trace[lane].line == first[lane].line);
