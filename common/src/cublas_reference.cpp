@@ -95,37 +95,43 @@ GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b
   validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc, ld);
   GemmReference r;
   r.ld = ld;
-  if constexpr (std::is_same_v<TIn, std::int8_t>) {
-    // Integer GEMM in fp64: every product and partial sum is an integer far below 2^53, so DGEMM is exact, and it has
-    // none of cuBLAS's int8 restrictions (lda and ldb multiples of 4), so any size the kernels take can be checked.
+  if constexpr (ElementTraits<TIn>::is_integer) {
+    // Integer GEMM (s8 or u8) in fp64: every product and partial sum is an integer far below 2^53, so DGEMM is exact,
+    // and it has none of cuBLAS's int8 restrictions (lda and ldb multiples of 4; no u8 x u8 at all), so any size the
+    // kernels take can be checked.
     auto widen = [](const auto& x) { return std::vector<double>(x.begin(), x.end()); };
     r.value = cublas_reference_gemm<double, double>(handle, op_a, op_b, m, n, k, alpha, widen(A), lda, widen(B), ldb,
                                                     beta, widen(C), ldc).value;
     r.magnitude.assign(r.value.size(), 0.0);
     return r;
+  } else {
+    r.rounded = true;
+    DeviceBuffer<TIn> a(A), b(B);
+    DeviceBuffer<TOut> c(C), d(static_cast<std::size_t>(ld) * n);
+    // Poisoned, so an element cuBLAS did not write would show as NaN (or 0x80808080) in the reference and fail every
+    // comparison, rather than pass as leftover memory.
+    d.poison();
+    cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
+                           C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
+    r.value = download_as_double(d);
+    a.upload(absolute_values(A));
+    b.upload(absolute_values(B));
+    if (!C.empty()) c.upload(absolute_values(C));
+    cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, std::fabs(alpha), a.data(), lda, b.data(), ldb, std::fabs(beta),
+                           C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
+    r.magnitude = download_as_double(d);
+    return r;
   }
-  r.rounded = true;
-  DeviceBuffer<TIn> a(A), b(B);
-  DeviceBuffer<TOut> c(C), d(static_cast<std::size_t>(ld) * n);
-  // Poisoned, so an element cuBLAS did not write would show as NaN (or 0x80808080) in the reference and fail every
-  // comparison, rather than pass as leftover memory.
-  d.poison();
-  cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
-                         C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
-  r.value = download_as_double(d);
-  a.upload(absolute_values(A));
-  b.upload(absolute_values(B));
-  if (!C.empty()) c.upload(absolute_values(C));
-  cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, std::fabs(alpha), a.data(), lda, b.data(), ldb, std::fabs(beta),
-                         C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
-  r.magnitude = download_as_double(d);
-  return r;
 }
 
 template void cublas_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double, const __half*, int,
     const __half*, int, double, const float*, int, float*, int, CublasMath);
-template void cublas_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double, const __nv_bfloat16*, int,
-    const __nv_bfloat16*, int, double, const float*, int, float*, int, CublasMath);
+template void cublas_gemm<__nv_bfloat16, float>(const CublasHandle &, Op, Op,
+                                                int, int, int, double,
+                                                const __nv_bfloat16 *, int,
+                                                const __nv_bfloat16 *, int,
+                                                double, const float *, int,
+                                                float *, int, CublasMath);
 template void cublas_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double, const float*, int,
     const float*, int, double, const float*, int, float*, int, CublasMath);
 template void cublas_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double, const double*, int,
@@ -143,5 +149,7 @@ template GemmReference cublas_reference_gemm<double, double>(const CublasHandle&
     const std::vector<double>&, int, const std::vector<double>&, int, double, const std::vector<double>&, int);
 template GemmReference cublas_reference_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<std::int8_t>&, int, const std::vector<std::int8_t>&, int, double, const std::vector<std::int32_t>&, int);
+template GemmReference cublas_reference_gemm<std::uint8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<std::uint8_t>&, int, const std::vector<std::uint8_t>&, int, double, const std::vector<std::int32_t>&, int);
 
 }  // namespace tc

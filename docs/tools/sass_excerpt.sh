@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # sass_excerpt.sh <binary> <kernel-name-substring> [counts]: for every kernel in <binary> whose name contains the
 # substring, prints "== sass: <template arguments> ==" and the machine instructions that touch memory or the Tensor
-# Cores (global, shared and generic loads and stores, LDSM, HMMA/IMMA/DMMA/HGMMA) and the ones that move data between
-# lanes or halves of a register (MOVM, PRMT, SHFL), without addresses or encodings; with "counts", how many of each
+# Cores (global, shared and generic loads and stores, LDSM, LDGSTS (cp.async), HMMA/IMMA/DMMA/HGMMA) and the ones
+# that move data between lanes or halves of a register (MOVM, PRMT, SHFL), without addresses or encodings; with
+# "counts", how many of each
 # opcode instead, most frequent first (for kernels too long to read whole). Needs cuobjdump and
 # cu++filt from the CUDA toolkit. Used to make docs/results/*_sass_*.txt, which the walkthroughs quote.
 set -euo pipefail
@@ -17,7 +18,7 @@ cuobjdump --dump-sass "$binary" | sed -n 's/^[[:space:]]*Function : \(.*\)$/\1/p
   # "void k<A, B>(args)" -> "A, B": the template arguments say which instantiation this is.
   echo "== sass: $(sed -E 's/^[^<]*<(.*)>\(.*$/\1/' <<<"$name") =="
   cuobjdump --dump-sass --function "$mangled" "$binary" |
-    grep -E '\b(LDG|STG|LDS|STS|LDSM|LD|ST|MOVM|PRMT|SHFL|HMMA|IMMA|DMMA|HGMMA)\b' |
+    grep -E '\b(LDG|STG|LDS|STS|LDSM|LDGSTS|LD|ST|MOVM|PRMT|SHFL|HMMA|IMMA|DMMA|HGMMA)\b' |
     sed -E 's@/\*[^*]*\*/@@g; s/[[:space:]]+/ /g; s/^ //; s/ ?; ?$//' |
     if [ "$mode" = counts ]; then
       awk '{ print ($1 ~ /^@/) ? $2 : $1 }' | sort | uniq -c | sort -k1,1nr -k2

@@ -52,8 +52,9 @@ void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int
 // GemmReference with ld = max(1, m) and rounded = true for floating types.
 // Its magnitude, |alpha| * |op(A)| * |op(B)| + |beta| * |C|, is a second cuBLAS call on the absolute values: every
 // term is non-negative, so that call's own rounding is at most k * u relative, negligible beside the k * u_acc * mag
-// bound it scales. int8 -> int32 is computed with fp64 DGEMM instead, which is exact for these integers and free of
-// cuBLAS's int8 restrictions; its result is exact (rounded = false) and its magnitude is left zero.
+// bound it scales. int8 -> int32 and uint8 -> int32 are computed with fp64 DGEMM instead, which is exact for these
+// integers and free of cuBLAS's int8 restrictions (cuBLAS has no u8 x u8 GEMM at all); the result is exact
+// (rounded = false) and its magnitude is left zero.
 // tf32: pass tf32-rounded inputs (tc::round_to_tf32) with CublasMath::Accurate to check a tf32 kernel.
 // Errors: those of cublas_gemm, and tc::CudaError when device memory runs out.
 template <typename TIn, typename TOut>

@@ -4,8 +4,8 @@
 // WmmaLayout<Tag>::type is the fragment layout type for matrix_a/matrix_b fragments (nvcuda::wmma::row_major or
 // col_major) and WmmaLayout<Tag>::mem the layout_t that accumulator loads and stores take at run time.
 //
-// A precision (WmmaF16, WmmaBF16, WmmaTF32, WmmaF64, WmmaS8) names everything a kernel needs to be written once for
-// all of them:
+// A precision (WmmaF16, WmmaBF16, WmmaTF32, WmmaF64, WmmaS8, WmmaU8) names everything a kernel needs to be written
+// once for all of them:
 //   Input        the element type of A and B in memory (tf32 is stored as float);
 //   Fragment     the element type the matrix_a/matrix_b fragments are declared with (precision::tf32 for tf32);
 //   Accumulator  the element type of the accumulator fragment, of C and D, and of alpha and beta (as in cuBLAS:
@@ -13,7 +13,7 @@
 //   M, N, K      the fragment shape: D (M x N) += A (M x K) * B (K x N);
 //   to_fragment_precision(frag)  what must happen between load_matrix_sync and mma_sync: tf32 fragments are loaded
 //                as fp32 and must be rounded with __float_to_tf32; the other precisions need nothing.
-// Minimum SM: 7.0 for f16, 7.2 for s8, 8.0 for bf16, tf32 and f64.
+// Minimum SM: 7.0 for f16, 7.2 for s8 and u8, 8.0 for bf16, tf32 and f64.
 // Source: CUDA C++ Programming Guide, "Warp Matrix Functions" ("Element Types and Matrix Sizes", "Alternate Floating
 // Point", "Double Precision", "Sub-byte Operations" for what is not covered here).
 #pragma once
@@ -74,6 +74,11 @@ struct WmmaF64 : WmmaPrecisionBase<double, double, 8, 8, 4> {
 // int8_t is signed char, the element type WMMA's s8 fragments are declared with.
 struct WmmaS8 : WmmaPrecisionBase<std::int8_t, std::int32_t, 16, 16, 16> {
   static constexpr const char* name = "s8->s32";
+};
+// uint8_t is unsigned char, the element type of WMMA's u8 fragments. Both operands are unsigned: WMMA has no mixed
+// s8 x u8 fragment pair (mma.sync has, PTX ISA "mma" .s8.u8).
+struct WmmaU8 : WmmaPrecisionBase<std::uint8_t, std::int32_t, 16, 16, 16> {
+  static constexpr const char* name = "u8->s32";
 };
 
 // tf32 is fp32 storage read with a 10-bit significand. The fragment is declared with precision::tf32 and loaded from
