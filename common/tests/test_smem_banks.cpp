@@ -15,7 +15,7 @@ TEST_CASE("bank of a byte address: 32 banks of 4 bytes", "[banks]") {
   STATIC_REQUIRE(tc::smem_bank(16 * 80) == 0);
 }
 
-TEST_CASE("one phase: distinct words per bank decide the wavefronts; one word shared is a broadcast", "[banks]") {
+TEST_CASE("one phase: distinct words per bank decide the wavefronts, one word shared is a broadcast", "[banks]") {
   std::vector<tc::SmemAccess> contiguous, same_word, stride_128;
   for (int lane = 0; lane < 8; ++lane) {
     contiguous.push_back({lane, 16 * lane, 16});  // 128 bytes side by side: every bank once
@@ -36,7 +36,7 @@ TEST_CASE("one phase: distinct words per bank decide the wavefronts; one word sh
   CHECK(s.words_per_bank[4] == 0);
 }
 
-TEST_CASE("ldmatrix: one phase per 8x8 matrix; a line stride that is an odd multiple of 16 bytes is conflict-free",
+TEST_CASE("ldmatrix: one phase per 8x8 matrix, a line stride that is an odd multiple of 16 bytes is conflict-free",
           "[banks]") {
   // 16 lines of 16 bytes (an 8-bit WMMA fragment's LDSM.16.M88.2) at line strides of 64 + skew bytes.
   const tc::AccessCost none = tc::ldmatrix_cost(tc::wmma_8bit_fragment_rows(0, 64));
