@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -119,12 +118,6 @@ void time_one_launch(const Tile<Shape>& t, int warmup, int repeats) {
 
 // (5) Probe one fragment kind and layout; prints the lane list, the grid and the copy count. Returns false if the
 // measured map breaks an invariant every fragment must keep (a slot outside the tile, an element nobody holds).
-// Writes text to path; a path that cannot be written is a usage error (exit 2), reported on one line.
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!(out << text)) throw tc::UsageError("cannot write " + path);
-}
-
 template <typename Use, typename Shape, typename Layout>
 bool probe_and_print(std::vector<std::string>& summary, const std::string& svg_dir) {
   using F = tc::ProbedFragment<Use, Shape, Layout>;
@@ -147,7 +140,7 @@ bool probe_and_print(std::vector<std::string>& summary, const std::string& svg_d
   if (!svg_dir.empty()) {
     std::string file = std::string("01_") + F::name + "_" + Shape::name() + "_" + Layout::name + ".svg";
     std::replace(file.begin(), file.end(), '-', '_');
-    write_file(svg_dir + "/" + file, map.to_svg("WMMA " + title + ": lane(s) holding each element, measured"));
+    tc::write_text_file(svg_dir + "/" + file, map.to_svg("WMMA " + title + ": lane(s) holding each element, measured"));
   }
   return ok;
 }

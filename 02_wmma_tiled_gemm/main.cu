@@ -23,7 +23,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -100,11 +99,6 @@ tc::LaneMap naive_block_warp_map() {
   return map;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!(out << text)) throw tc::UsageError("cannot write " + path);
-}
-
 void explain(const Options& o) {
   std::printf("\n== reuse: global-memory traffic of each kernel (host arithmetic) ==\n");
   std::printf("%-12s %-10s %-11s %9s %11s %14s\n", "kernel", "type", "C tile", "B/FLOP", "GB loaded",
@@ -124,9 +118,9 @@ void explain(const Options& o) {
   std::printf("block-tiled, one 128 x 128 block tile of 8 warps (warp = threadIdx.x / 32):\n%s",
               tiled.format_grid().c_str());
   if (!o.svg_dir.empty()) {
-    write_file(o.svg_dir + "/02_naive_warp_tiles.svg",
+    tc::write_text_file(o.svg_dir + "/02_naive_warp_tiles.svg",
                naive.to_svg("naive: warp per 16x16 tile of C"));
-    write_file(o.svg_dir + "/02_block_tiled_warp_tiles.svg",
+    tc::write_text_file(o.svg_dir + "/02_block_tiled_warp_tiles.svg",
                tiled.to_svg("block-tiled: warp per 16x16 fragment of C"));
   }
 }

@@ -24,7 +24,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -61,11 +60,6 @@ void for_each_op(const std::string& selection, F&& f) {
 template <typename LayoutA, typename LayoutB>
 std::string op_label() {
   return std::string(tc::op_name(tc::op_of<LayoutA>())) + tc::op_name(tc::op_of<LayoutB>());
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!(out << text)) throw tc::UsageError("cannot write " + path);
 }
 
 // (2b) What one warp's loads cost per K step for each op, from the load model (tc/layouts/wmma_loads.hpp): load
@@ -123,14 +117,14 @@ void explain(const Options& o) {
   print_load_table(o.sizes.front());
 
   if (!o.svg_dir.empty()) {
-    write_file(o.svg_dir + "/03_row_major_identity.svg", row_major_identity_svg());
-    write_file(o.svg_dir + "/03_loads_f16.svg",
+    tc::write_text_file(o.svg_dir + "/03_row_major_identity.svg", row_major_identity_svg());
+    tc::write_text_file(o.svg_dir + "/03_loads_f16.svg",
                tc::load_map(tc::wmma_load_plan(2, true), 2)
                    .to_svg("f16, either layout: lane that loads each element (4 x 4-byte loads per lane)"));
-    write_file(o.svg_dir + "/03_loads_s8_k_along_lines.svg",
+    tc::write_text_file(o.svg_dir + "/03_loads_s8_k_along_lines.svg",
                tc::load_map(tc::wmma_load_plan(1, true), 1)
                    .to_svg("s8, K along the lines: lane that loads each element (2 x 4-byte loads per lane)"));
-    write_file(o.svg_dir + "/03_loads_s8_k_across_lines.svg",
+    tc::write_text_file(o.svg_dir + "/03_loads_s8_k_across_lines.svg",
                tc::load_map(tc::wmma_load_plan(1, false), 1)
                    .to_svg("s8, K across the lines: lane that loads each element (8 x 1-byte loads per lane)"));
   }
@@ -142,10 +136,10 @@ void draw_holding_maps(const Options& o) {
   if (o.svg_dir.empty()) return;
   const tc::LaneMap col = tc::probe_wmma_fragment<nvcuda::wmma::matrix_a, tc::WmmaF16, tc::ColMajor>();
   const tc::LaneMap row = tc::probe_wmma_fragment<nvcuda::wmma::matrix_a, tc::WmmaF16, tc::RowMajor>();
-  write_file(o.svg_dir + "/03_matrix_a_holds_col_major.svg",
+  tc::write_text_file(o.svg_dir + "/03_matrix_a_holds_col_major.svg",
              address_map<tc::ColMajor>(col, 16).to_svg(
                  "col_major matrix_a after the load: row = memory line (a column of A), cell = lane holding it"));
-  write_file(o.svg_dir + "/03_matrix_a_holds_row_major.svg",
+  tc::write_text_file(o.svg_dir + "/03_matrix_a_holds_row_major.svg",
              address_map<tc::RowMajor>(row, 16).to_svg(
                  "row_major matrix_a after the load: row = memory line (a row of A), cell = lane holding it"));
   std::printf("wrote the probed matrix_a holding maps to %s\n", o.svg_dir.c_str());

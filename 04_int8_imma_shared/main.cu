@@ -23,7 +23,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -54,11 +53,6 @@ void for_each_skew(const std::string& selection, F&& f) {
   if (selection == "all" || selection == "32") f(DefaultImmaTile<32>{});
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!(out << text)) throw tc::UsageError("cannot write " + path);
-}
-
 // (2) Explain: the plan, the banks, the overflow bound.
 void explain(const Options& o) {
   using T = DefaultImmaTile<16>;
@@ -68,7 +62,7 @@ void explain(const Options& o) {
               "each line ld = %d + skew bytes apart\n",
               T::BlockM, T::BlockN, T::kThreads / tc::kWarpSize, T::WarpM, T::WarpN, T::FragsM, T::FragsN, T::BlockK,
               T::BlockK / 16, T::Stages, T::kLines, T::BlockM, T::BlockN, T::BlockK, T::BlockK);
-  if (!o.svg_dir.empty()) write_file(o.svg_dir + "/04_smem_plan.svg", smem_plan_svg<T>());
+  if (!o.svg_dir.empty()) tc::write_text_file(o.svg_dir + "/04_smem_plan.svg", smem_plan_svg<T>());
 
   std::printf("\n== bank wavefronts per stage of one block, by skew (bank calculator: tc/layouts/smem_banks.hpp) ==\n");
   std::printf("%4s %5s %11s %11s %14s %11s %8s %14s %11s %8s\n", "skew", "ld", "stage bytes", "smem bytes",
@@ -105,7 +99,7 @@ void explain(const Options& o) {
       for (const tc::SmemAccess& a : p.accesses) std::printf(" %2d", tc::smem_bank(a.address));
     std::printf("  -> %d wavefronts, %d extra\n", c.wavefronts, c.conflicts);
     if (!o.svg_dir.empty()) {
-      write_file(o.svg_dir + "/04_banks_skew" + std::to_string(Tile::Skew) + ".svg",
+      tc::write_text_file(o.svg_dir + "/04_banks_skew" + std::to_string(Tile::Skew) + ".svg",
                  tc::bank_svg("fragment load, skew " + std::to_string(Tile::Skew) + " (ld " +
                                   std::to_string(Tile::kLd) + " bytes)",
                               c));

@@ -8,6 +8,8 @@
 //   any other std::exception, tc::CudaError among them (a failed CUDA or cuBLAS call, e.g. out of memory)
 //                                                         -> "error: ..." and kExitCudaError (3).
 // The body's own return value (kExitOk or kExitMismatch) is passed through; kExitNoGpu comes from tc::require_sm.
+// write_text_file: what the chapters' --svg options write with; a path that cannot be written is bad input (a
+// tc::UsageError, so exit 2), not a crash.
 #pragma once
 
 #include "tc/check.hpp"
@@ -16,10 +18,17 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 namespace tc {
+
+inline void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!(out << text)) throw UsageError("cannot write " + path);
+}
 
 template <typename Body>
 int run_main(Body&& body) {
