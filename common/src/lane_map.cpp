@@ -117,11 +117,17 @@ std::string LaneMap::format_grid() const {
   return out;
 }
 
-std::string LaneMap::to_svg(const std::string& title) const {
-  // Layout in SVG user units (pixels): a cell of 46 x 24 fits "31/31" in an 11 px font; a 40 px margin on the left
-  // and top holds the row and column indices, 30 px above that the title.
-  // The title is monospace at 14 px, about 8.4 px per character: 9 keeps a long title inside a narrow grid's figure.
-  constexpr int kCellW = 46, kCellH = 24, kLeft = 40, kTop = 70, kTitleY = 24, kTitleCharW = 9;
+std::string LaneMap::to_svg(const std::string& title, const std::string& slot_name) const {
+  // Layout in SVG user units (pixels): a cell of 46 x 24 fits "31/31" in an 11 px font (46 x 34 when a second line
+  // names the register element); a 40 px margin on the left and top holds the row and column indices, 30 px above
+  // that the title. The title is monospace at 14 px, about 8.4 px per character: 9 keeps a long title inside a
+  // narrow grid's figure.
+  const bool with_slots = !slot_name.empty();
+  if (with_slots && (min_copies() != 1 || max_copies() != 1)) {
+    throw std::invalid_argument("LaneMap::to_svg: register labels need every element held exactly once");
+  }
+  constexpr int kCellW = 46, kLeft = 40, kTop = 70, kTitleY = 24, kTitleCharW = 9;
+  const int kCellH = with_slots ? 34 : 24;
   const int width = std::max(kLeft + cols_ * kCellW, kLeft + static_cast<int>(title.size()) * kTitleCharW) + 10;
   const int height = kTop + rows_ * kCellH + 10;
   std::string out;
@@ -144,6 +150,10 @@ std::string LaneMap::to_svg(const std::string& title) const {
                   kLeft + c * kCellW + kCellW / 2, kTop - 8, c);
     out += buf;
   }
+  // The (lane, slot) holding each element, for the register labels.
+  std::vector<int> slot_of(static_cast<std::size_t>(rows_) * cols_, -1);
+  for (int lane = 0; lane < kWarpSize && with_slots; ++lane)
+    for (int slot = 0; slot < slots_; ++slot) slot_of[at(lane, slot).row * cols_ + at(lane, slot).col] = slot;
   for (int r = 0; r < rows_; ++r) {
     std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n", kLeft - 6,
                   kTop + r * kCellH + 16, r);
@@ -152,6 +162,7 @@ std::string LaneMap::to_svg(const std::string& title) const {
       const std::vector<int> lanes = holders(r, c);
       std::string label;
       for (int lane : lanes) label += (label.empty() ? "" : "/") + std::to_string(lane);
+      if (with_slots) label = "T" + label;
       // Hue: lane % 4 picks one of four widely spaced base hues and lane / 4 shifts within it, so neighbouring
       // lanes of one quad differ strongly and the same position in different quads differs slightly.
       const int hue = lanes.empty() ? 0 : (lanes.front() % 4) * 90 + (lanes.front() / 4) * 10;
@@ -162,6 +173,12 @@ std::string LaneMap::to_svg(const std::string& title) const {
                     kLeft + c * kCellW, kTop + r * kCellH, kCellW, kCellH, hue, fill_light,
                     kLeft + c * kCellW + kCellW / 2, kTop + r * kCellH + 16, label.empty() ? "-" : label.c_str());
       out += buf;
+      if (with_slots) {
+        std::snprintf(buf, sizeof buf, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s%d</text>\n",
+                      kLeft + c * kCellW + kCellW / 2, kTop + r * kCellH + 29, slot_name.c_str(),
+                      slot_of[r * cols_ + c]);
+        out += buf;
+      }
     }
   }
   out += "</svg>\n";

@@ -23,13 +23,15 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 
 namespace tc {
 
 // [doc:padded]
 // Scratch copies of A, B and C padded up to Kernel's tile multiple: op(A) mp x kp stored as Kernel::LayoutA, op(B)
-// kp x np as Kernel::LayoutB, C mp x np column-major, each with the smallest ld its padded shape allows.
+// kp x np as Kernel::LayoutB, C mp x np column-major, each with the smallest ld its padded shape allows (lda() says
+// why k == 0 differs).
 // Shapes: op(A) m x k, op(B) k x n, C m x n (device pointers, cuBLAS layout). Units: elements.
 // Errors: tc::CudaError from allocation (out of memory) or the copies.
 template <typename Kernel>
@@ -50,9 +52,10 @@ class PaddedOperands {
   int padded_n() const { return np_; }
   int padded_k() const { return kp_; }
   // The padded operands' leading dimensions: one padded line each (at least 1, as cuBLAS's rules want even when a
-  // size is 0).
-  int lda() const { return LayoutA::min_ld(mp_, kp_); }
-  int ldb() const { return LayoutB::min_ld(kp_, np_); }
+  // size is 0). With k == 0 a K-contiguous operand (row-major A, column-major B) has lines of length 0, and the
+  // smallest legal ld, 1, would break the tile contract's ld rule; one tile's depth keeps it, and nothing is read.
+  int lda() const { return LayoutA::min_ld(mp_, std::max(kp_, Kernel::kTile.k)); }
+  int ldb() const { return LayoutB::min_ld(std::max(kp_, Kernel::kTile.k), np_); }
   int ldc() const { return ColMajor::min_ld(mp_, np_); }
 
   // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).

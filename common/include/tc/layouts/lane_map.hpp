@@ -39,6 +39,12 @@ class LaneMap {
   Coord& at(int lane, int slot);
   const Coord& at(int lane, int slot) const;
 
+  // Same tile shape, slot count and coordinate in every (lane, slot).
+  bool operator==(const LaneMap& o) const {
+    return rows_ == o.rows_ && cols_ == o.cols_ && slots_ == o.slots_ && map_ == o.map_;
+  }
+  bool operator!=(const LaneMap& o) const { return !(*this == o); }
+
   bool in_tile(Coord c) const { return c.row >= 0 && c.row < rows_ && c.col >= 0 && c.col < cols_; }
   // True when every slot of every lane names an element inside the tile.
   bool all_slots_in_tile() const;
@@ -59,7 +65,10 @@ class LaneMap {
   std::string format_grid() const;
   // The same grid as a standalone SVG figure: one cell per element, coloured by its first holder's lane (lanes 4
   // apart get distant hues, so the 8 "quads" of 4 lanes stand out), labelled with every holder; `title` above it.
-  std::string to_svg(const std::string& title) const;
+  // With a `slot_name` (e.g. "a"), each cell also names the register element under the lane, as the PTX ISA's
+  // fragment figures do: "T5" over "a3" is lane 5's a3. That form needs every element held exactly once
+  // (std::invalid_argument otherwise).
+  std::string to_svg(const std::string& title, const std::string& slot_name = "") const;
 
  private:
   int rows_;
