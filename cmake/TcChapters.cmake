@@ -77,3 +77,23 @@ function(tc_finish_chapters)
     USES_TERMINAL  # stream each chapter's output as it runs instead of buffering it
     COMMENT "Running every chapter in order")
 endfunction()
+
+# tc_chapter_sass_target(<name> <target> <kernel-name-substring>)
+#   An optional target <name> that prints the machine code (SASS) of <target>'s kernels whose names contain the
+#   substring, through docs/tools/sass_excerpt.sh. cuobjdump and cu++filt ship with the CUDA toolkit on GPU hosts but
+#   not on every build machine, so where they are missing the target is not created and configure says so.
+function(tc_chapter_sass_target name target pattern)
+  find_program(TC_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}")
+  find_program(TC_CUFILT cu++filt HINTS "${CUDAToolkit_BIN_DIR}")
+  if(NOT TC_CUOBJDUMP OR NOT TC_CUFILT)
+    message(STATUS "${name}: not created (cuobjdump or cu++filt not found)")
+    return()
+  endif()
+  get_filename_component(tool_dir "${TC_CUOBJDUMP}" DIRECTORY)
+  add_custom_target(${name}
+    COMMAND ${CMAKE_COMMAND} -E env "PATH=${tool_dir}:$ENV{PATH}"
+            bash "${PROJECT_SOURCE_DIR}/docs/tools/sass_excerpt.sh" "$<TARGET_FILE:${target}>" "${pattern}"
+    DEPENDS ${target}
+    USES_TERMINAL
+    COMMENT "SASS of ${target}'s ${pattern}")
+endfunction()
