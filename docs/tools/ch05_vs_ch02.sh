@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# ch05_vs_ch02.sh <build-dir> <results-dir> <size>...: chapter 05's mma.sync GEMM next to chapter 02's block-tiled
+# WMMA GEMM, fp16 in and fp32 accumulate, on the same GPU in one run. The chapters never include each other, so this
+# runs their binaries back to back: chapter 05 once with every size (its whole output goes to
+# <results-dir>/05_ptx_mma_m16n8k16_h200.txt), chapter 02 once per size with --type f16 --kernel block-tiled. Each
+# binary times cuBLAS in its own process with its own layout (chapter 02: NN; chapter 05: TN), and the table below
+# takes every number from their printed results. Prints the merged table on stdout.
+set -euo pipefail
+build=$1
+results=$2
+shift 2
+sizes=$(IFS=,; echo "$*")
+ch05="$build/05_ptx_mma_m16n8k16/05_ptx_mma_m16n8k16"
+ch02="$build/02_wmma_tiled_gemm/02_wmma_tiled_gemm"
+echo "# command: docs/tools/ch05_vs_ch02.sh $build $results $*"
+"$ch05" --sizes "$sizes" > "$results/05_ptx_mma_m16n8k16_h200.txt"
+sed -n 's/^# device: */# device:  /p' "$results/05_ptx_mma_m16n8k16_h200.txt"
+echo "# chapter 05: $(basename "$ch05") --sizes $sizes (full output: $results/05_ptx_mma_m16n8k16_h200.txt)"
+echo "# chapter 02: $(basename "$ch02") --m S --n S --k S --type f16 --kernel block-tiled, once per size S"
+echo "# median of 30 launches after 5 warm-up each; % cuBLAS against cublasGemmEx with the kernel's own layout"
+printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' size kernel layout ms TFLOP/s "cuBLAS TFLOP/s" "% cuBLAS"
+for s in "$@"; do
+  out=$("$ch02" --m "$s" --n "$s" --k "$s" --type f16 --kernel block-tiled)
+  # chapter 02's result rows, the last lines that start so (its host part prints tile rows that start alike):
+  # "block-tiled  f16->f32  ms  TFLOP/s  %cuBLAS ..." and "cuBLAS  f16->f32  ms  TFLOP/s ...".
+  wmma=$(awk '$1 == "block-tiled" && $2 == "f16->f32" { row = $3 " " $4 " " $5 } END { print row }' <<<"$out")
+  cublas02=$(awk '$1 == "cuBLAS" && $2 == "f16->f32" { row = $4 } END { print row }' <<<"$out")
+  # chapter 05's row: "SxSxS  mma.sync  ms  TFLOP/s  cuBLAS-TFLOP/s  %cuBLAS  verdict".
+  mma=$(awk -v size="${s}x${s}x${s}" '$1 == size && $2 == "mma.sync" { print $3, $4, $5, $6 }' \
+        "$results/05_ptx_mma_m16n8k16_h200.txt")
+  read -r ms tf share <<<"$wmma"
+  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "02 block-tiled, WMMA (load_matrix_sync)" NN "$ms" "$tf" \
+    "$cublas02" "$share"
+  read -r ms tf cu share <<<"$mma"
+  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "05 mma.sync, fragments by plain loads" TN "$ms" "$tf" "$cu" "$share"
+done
