@@ -42,7 +42,8 @@ __global__ void mma_probe_kernel(float* out) {
   const bool c_run = run == kProbeBRuns;
   auto in = [](int v) { return static_cast<In>(static_cast<float>(v)); };
   std::uint32_t a[S::kRegsA], b[S::kRegsB];
-  typename Mma::CReg c[Mma::kCRegs], d[Mma::kCRegs];
+  // c starts zeroed because set_c on a packed .f16 register rewrites one half and keeps the other.
+  typename Mma::CReg c[Mma::kCRegs] = {}, d[Mma::kCRegs];
   for (int j = 0; j < S::kRegsA; ++j) {
     const int id = 1 + S::kElemsA * lane + 2 * j;  // the numbers of a_2j and a_2j+1
     a[j] = c_run ? 0u : Mma::pack(in(id), in(id + 1));

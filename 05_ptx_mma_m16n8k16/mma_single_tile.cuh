@@ -34,7 +34,8 @@ __global__ void mma_single_tile_kernel(const typename Mma::Input* A, int lda, co
   using S = tc::MmaM16N8K16;
   const int lane = threadIdx.x;
   std::uint32_t a[S::kRegsA], b[S::kRegsB];
-  typename Mma::CReg c[Mma::kCRegs], d[Mma::kCRegs];
+  // c starts zeroed because set_c on a packed .f16 register rewrites one half and keeps the other.
+  typename Mma::CReg c[Mma::kCRegs] = {}, d[Mma::kCRegs];
   // Register j holds elements 2j (bits 0..15) and 2j + 1 (bits 16..31).
   for (int j = 0; j < S::kRegsA; ++j) {
     const tc::Coord lo = tc::mma_m16n8k16_a_coord(lane, 2 * j), hi = tc::mma_m16n8k16_a_coord(lane, 2 * j + 1);
