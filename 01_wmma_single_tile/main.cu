@@ -181,10 +181,7 @@ int main(int argc, char** argv) {
     const tc::Fill fill = cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real;
     const auto seed = static_cast<std::uint64_t>(cli.get_int("seed"));
 
-    std::string command = "01_wmma_single_tile";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::printf("# Chapter 01: one warp, one tile, nvcuda::wmma\n# command: %s\n# device:  %s\n", command.c_str(),
-                tc::describe(tc::query_device()).c_str());
+    tc::print_run_header("Chapter 01: one warp, one tile, nvcuda::wmma", "01_wmma_single_tile", argc, argv);
 
     // (1) Set up on the host: this part runs on any machine.
     std::tuple<std::optional<Tile<Shape16x16x16>>, std::optional<Tile<Shape32x8x16>>,

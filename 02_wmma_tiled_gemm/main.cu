@@ -274,10 +274,7 @@ int main(int argc, char** argv) {
       throw tc::UsageError("s8 GEMM needs integer --alpha and --beta (int32 scale, as in cuBLAS); pick --type");
     }
 
-    std::string command = "02_wmma_tiled_gemm";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::printf("# Chapter 02: a full GEMM from WMMA tiles\n# command: %s\n# device:  %s\n", command.c_str(),
-                tc::describe(tc::query_device()).c_str());
+    tc::print_run_header("Chapter 02: a full GEMM from WMMA tiles", "02_wmma_tiled_gemm", argc, argv);
 
     // (2) Explain, on the host.
     explain(o);

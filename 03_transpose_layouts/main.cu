@@ -266,10 +266,7 @@ int main(int argc, char** argv) {
       throw tc::UsageError("s8 GEMM needs integer --alpha and --beta (int32 scale, as in cuBLAS); pick --type");
     }
 
-    std::string command = "03_transpose_layouts";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::printf("# Chapter 03: NN, NT, TN, TT through fragment layouts\n# command: %s\n# device:  %s\n",
-                command.c_str(), tc::describe(tc::query_device()).c_str());
+    tc::print_run_header("Chapter 03: NN, NT, TN, TT through fragment layouts", "03_transpose_layouts", argc, argv);
 
     // (2) Explain, on the host.
     explain(o);

@@ -228,10 +228,7 @@ int main(int argc, char** argv) {
       throw tc::UsageError("--alpha and --beta must be int32 integers (the scale type of an int32 GEMM, as in cuBLAS)");
     }
 
-    std::string command = "04_int8_imma_shared";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::printf("# Chapter 04: INT8 IMMA through skewed shared memory\n# command: %s\n# device:  %s\n",
-                command.c_str(), tc::describe(tc::query_device()).c_str());
+    tc::print_run_header("Chapter 04: INT8 IMMA through skewed shared memory", "04_int8_imma_shared", argc, argv);
 
     // (2) Explain, on the host.
     explain(o);

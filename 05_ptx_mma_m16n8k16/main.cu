@@ -21,12 +21,12 @@
 #include "tc/main.hpp"
 #include "tc/matrix.hpp"
 #include "tc/random.hpp"
+#include "tc/reference.hpp"
 #include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
 #include "tc/wmma_probe.cuh"
 
 #include <array>
-#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -95,15 +95,10 @@ bool single_tile(bool print) {
     for (int c = 0; c < S::K; ++c) a(r, c) = tc::from_double<In>(0.01 * (16 * r + c));
   for (int r = 0; r < S::K; ++r)
     for (int c = 0; c < S::N; ++c) b(r, c) = tc::from_double<In>(0.01 * (8 * r + c));
-  // The CPU reference in double on the rounded inputs, column-major (ld 16) as tc::compare takes it.
-  std::vector<double> ref(S::M * S::N), mag(S::M * S::N);
-  for (int r = 0; r < S::M; ++r)
-    for (int c = 0; c < S::N; ++c)
-      for (int l = 0; l < S::K; ++l) {
-        const double p = tc::to_double(a(r, l)) * tc::to_double(b(l, c));
-        ref[r + c * S::M] += p;
-        mag[r + c * S::M] += std::fabs(p);
-      }
+  // The CPU reference in double on the rounded inputs; row-major storage is op T in cuBLAS's column-major terms.
+  const tc::GemmReference ref = tc::reference_gemm(tc::op_of<tc::RowMajor>(), tc::op_of<tc::RowMajor>(), S::M, S::N,
+                                                   S::K, 1.0, a.storage(), a.ld(), b.storage(), b.ld(), 0.0,
+                                                   std::vector<float>{}, S::M);
 
   tc::DeviceBuffer<In> d_a(a.storage()), d_b(b.storage());
   tc::DeviceBuffer<Out> d_c(std::vector<Out>(S::M * S::N, tc::from_double<Out>(0.0))), d_d(S::M * S::N);
@@ -116,7 +111,7 @@ bool single_tile(bool print) {
     for (int c = 0; c < S::N; ++c) d_col[r + c * S::M] = d[r * S::N + c];
   const tc::Tolerance tol = std::is_same_v<Out, __half> ? tc::Tolerance::fp16_accumulate()
                                                          : tc::Tolerance::fp32_accumulate<float>();
-  const tc::CompareResult r = tc::compare(S::M, S::N, S::K, d_col.data(), S::M, ref.data(), mag.data(), S::M, tol);
+  const tc::CompareResult r = tc::compare(S::M, S::N, S::K, d_col.data(), S::M, ref, tol);
   if (print) {
     std::printf("D = A * B (%s), row by row:\n", Mma::name);
     for (int row = 0; row < S::M; ++row) {
@@ -247,10 +242,7 @@ int main(int argc, char** argv) {
                     int(cli.get_int("warmup")), int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
                     cli.get_string("svg")};
 
-    std::string command = "05_ptx_mma_m16n8k16";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::printf("# Chapter 05: inline PTX mma.sync.m16n8k16\n# command: %s\n# device:  %s\n", command.c_str(),
-                tc::describe(tc::query_device()).c_str());
+    tc::print_run_header("Chapter 05: inline PTX mma.sync.m16n8k16", "05_ptx_mma_m16n8k16", argc, argv);
 
     // (2) Explain, on the host.
     explain(o);

@@ -8,12 +8,15 @@
 //   any other std::exception, tc::CudaError among them (a failed CUDA or cuBLAS call, e.g. out of memory)
 //                                                         -> "error: ..." and kExitCudaError (3).
 // The body's own return value (kExitOk or kExitMismatch) is passed through; kExitNoGpu comes from tc::require_sm.
+// print_run_header: the three lines every chapter's output starts with, so a saved run names its command and GPU:
+// "# <title>", "# command: <program> <arguments as given>", "# device:  <tc::describe of GPU 0, or why there is none>".
 // write_text_file: what the chapters' --svg options write with; a path that cannot be written is bad input (a
 // tc::UsageError, so exit 2), not a crash.
 #pragma once
 
 #include "tc/check.hpp"
 #include "tc/cli.hpp"
+#include "tc/device.hpp"
 #include "tc/exit_codes.hpp"
 
 #include <cstdio>
@@ -24,6 +27,13 @@
 #include <string>
 
 namespace tc {
+
+inline void print_run_header(const std::string& title, const std::string& program, int argc, char** argv) {
+  std::string command = program;
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  std::printf("# %s\n# command: %s\n# device:  %s\n", title.c_str(), command.c_str(),
+              describe(query_device()).c_str());
+}
 
 inline void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
