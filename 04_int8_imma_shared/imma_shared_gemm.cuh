@@ -18,6 +18,7 @@
 
 #include "tc/check.hpp"
 #include "tc/cp_async.cuh"
+#include "tc/dynamic_smem.hpp"
 #include "tc/layouts/lane_map.hpp"  // tc::kWarpSize, tc::Coord
 #include "tc/layouts/tags.hpp"
 #include "tc/reference.hpp"
@@ -199,18 +200,9 @@ struct ImmaSharedGemm {
       return;
     }
     const auto kernel = imma_shared_gemm_kernel<P, Tile>;
-    // Above 48 KB a block must opt in to more dynamic shared memory (CUDA C++ Programming Guide, "Shared Memory").
-    static const bool opted_in = [&] {
-      int device = 0, limit = 0;
-      TC_CHECK(cudaGetDevice(&device));
-      TC_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-      if (limit < Tile::kSmemBytes) {
-        throw std::runtime_error("INT8 IMMA shared-memory GEMM: the tile needs " + std::to_string(Tile::kSmemBytes) +
-                                 " bytes of shared memory per block; this GPU allows " + std::to_string(limit));
-      }
-      TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
-      return true;
-    }();
+    // Above 48 KB a block must opt in to more dynamic shared memory; once per instantiation.
+    static const bool opted_in =
+        (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "INT8 IMMA shared-memory GEMM"), true);
     (void)opted_in;
     const dim3 grid((m + Tile::BlockM - 1) / Tile::BlockM, (n + Tile::BlockN - 1) / Tile::BlockN);
     kernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
