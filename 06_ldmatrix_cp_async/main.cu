@@ -1,0 +1,267 @@
+// Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline -- the tutorial's fastest mma.sync GEMM, one idea
+// per step.
+//
+// Read top to bottom: (1) read the problem from the command line, (2) explain on the host what each step changes:
+// the ldmatrix addressing, the shared-memory layouts and their bank cost, each step's tile (this part runs on any
+// machine), (3) check for a GPU, (4) probe ldmatrix on the GPU against tc/layouts/ldmatrix.hpp, (5) measure the
+// mma.sync ceiling, (6) run every step at every size, verified and timed next to cuBLAS in the same process, (7) the
+// table: TFLOP/s, % of cuBLAS, % of the ceiling, and each kernel's registers and shared memory, (8) the verdict.
+// Exit codes: README.md, "Exit codes".
+#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
+#include "figures.hpp"
+#include "gemm_launch.cuh"
+#include "ldmatrix_probe.cuh"
+#include "mma_ceiling.cuh"
+
+#include "tc/cli.hpp"
+#include "tc/compare.hpp"
+#include "tc/cublas_reference.hpp"
+#include "tc/device.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/layouts/ldmatrix.hpp"
+#include "tc/layouts/smem_banks.hpp"
+#include "tc/main.hpp"
+#include "tc/random.hpp"
+#include "tc/reference.hpp"
+#include "tc/reference_for.cuh"
+#include "tc/timer.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  std::vector<tc::GemmShape> sizes;
+  double alpha, beta;
+  int warmup, repeats;
+  std::uint64_t seed;
+  std::string svg_dir;
+};
+
+// One step as the table sees it: its name, launcher and kernel (for the resource query), and its tile's facts.
+struct StepInfo {
+  const char* name;
+  void (*launch)(int, int, int, float, const __half*, int, const __half*, int, float, float*, int, cudaStream_t);
+  const void* kernel;
+  int block_m, block_n, block_k, warps, stages, smem_bytes;
+  const char* layout;
+};
+
+template <typename Step, typename Tile>
+StepInfo step_info(const char* layout) {
+  return {Step::name,  launch_step_gemm<Step, Tile>, reinterpret_cast<const void*>(Step::template kernel<Tile>()),
+          Tile::BlockM, Tile::BlockN, Tile::BlockK, Tile::kThreads / tc::kWarpSize, Tile::Stages, Tile::kSmemBytes,
+          layout};
+}
+
+std::vector<StepInfo> steps() {
+  return {step_info<Step1Ldmatrix, Step1Tile>("padded +16 B, registers"),
+          step_info<Step2CpAsync, Step2Tile>("padded +16 B, cp.async"),
+          step_info<Step3Multistage, Step3Tile>("swizzled, cp.async"),
+          step_info<Step4Tuned, Step4Tile>("swizzled, cp.async")};
+}
+
+// (2) What each step changes, on the host.
+template <typename Tile>
+int a_phase_wavefronts(int row0, int k0) {  // one ldmatrix.x4 of A from the kernel's own offsets: its 4 phases
+  std::vector<std::int64_t> rows;
+  for (int lane = 0; lane < tc::kWarpSize; ++lane)
+    rows.push_back(std::int64_t(Tile::a_ldmatrix_offset(row0, k0, lane)) * int(sizeof(__half)));
+  return tc::ldmatrix_cost(rows).wavefronts;
+}
+
+void explain(const Options& o) {
+  std::printf("\n== ldmatrix.x4: the row each lane points at (tc/layouts/ldmatrix.hpp) ==\n");
+  std::printf("A fragment (16 x 16, K along the lines), lane -> (row, k):\n");
+  for (int lane = 0; lane < tc::kWarpSize; ++lane) {
+    const tc::Coord s = tc::ldmatrix_x4_a_source(lane);
+    std::printf("  %2d->(%2d,%d)%s", lane, s.row, s.col, lane % 8 == 7 ? "\n" : "");
+  }
+  std::printf("two B fragments (n 0..15, K along the lines), lane -> (n, k):\n");
+  for (int lane = 0; lane < tc::kWarpSize; ++lane) {
+    const tc::Coord s = tc::ldmatrix_x4_b_source(lane);
+    std::printf("  %2d->(%2d,%d)%s", lane, s.row, s.col, lane % 8 == 7 ? "\n" : "");
+  }
+  std::printf("composed with ldmatrix's own lane map, these give exactly the m16n8k16 fragments: A %s, B %s, B from "
+              "an N-contiguous tile with .trans %s\n",
+              tc::ldmatrix_x4_gives_mma_a() ? "yes" : "NO", tc::ldmatrix_x4_gives_mma_b(false) ? "yes" : "NO",
+              tc::ldmatrix_x4_gives_mma_b(true) ? "yes" : "NO");
+
+  std::printf("\n== shared-memory layouts: wavefronts of one ldmatrix.x4 of A (4 phases; 4 is conflict-free) ==\n");
+  using Flat = GemmTile<128, 128, 32, 2, 4, 2, tc::Padded<0>>;
+  std::printf("%-34s %d\n", "unpadded 64-byte lines", a_phase_wavefronts<Flat>(0, 0));
+  std::printf("%-34s %d\n", "padded by 16 bytes (steps 1, 2)", a_phase_wavefronts<Step1Tile>(0, 0));
+  std::printf("%-34s %d\n", "XOR-swizzled (steps 3, 4)", a_phase_wavefronts<Step3Tile>(0, 0));
+
+  std::printf("\n== the steps ==\n%-14s %-13s %-6s %-7s %-10s %-26s\n", "step", "block tile", "warps", "stages",
+              "smem (B)", "shared layout, copy");
+  for (const StepInfo& s : steps()) {
+    const std::string tile =
+        std::to_string(s.block_m) + "x" + std::to_string(s.block_n) + "x" + std::to_string(s.block_k);
+    std::printf("%-14s %-13s %-6d %-7d %-10d %-26s\n", s.name, tile.c_str(), s.warps, s.stages, s.smem_bytes, s.layout);
+  }
+  using T = Step1Tile;
+  using S = tc::MmaM16N8K16;
+  std::printf("per warp and K step of 16, a %d x %d warp tile (steps 1-3) takes %d + %d ldmatrix.x4 for %d mma.sync; "
+              "chapter 05 loaded the same fragments with %d + %d LDS.32\n",
+              T::WarpM, T::WarpN, T::TilesM, T::TilesN / 2, T::TilesM * T::TilesN, T::TilesM * S::kRegsA,
+              T::TilesN * S::kRegsB);
+  if (!o.svg_dir.empty()) {
+    for (const Figure& f : chapter_figures()) tc::write_text_file(o.svg_dir + "/" + f.file, f.svg);
+  }
+}
+
+// (4) The probe: every ldmatrix variant against the layout functions.
+template <int Num, bool Trans>
+bool probe_one() {
+  const tc::LaneMap measured = probe_ldmatrix<Num, Trans>();
+  const tc::LaneMap predicted = tc::ldmatrix_map(Num, Trans);
+  int differ = 0;
+  for (int lane = 0; lane < tc::kWarpSize; ++lane)
+    for (int e = 0; e < 2 * Num; ++e) differ += measured.at(lane, e) != predicted.at(lane, e);
+  std::printf("ldmatrix.x%d%-6s %2d lanes x %d elements: %d differ from tc::ldmatrix_map -> %s\n", Num,
+              Trans ? ".trans" : "", tc::kWarpSize, 2 * Num, differ, differ == 0 ? "match" : "MISMATCH");
+  return differ == 0;
+}
+
+// (6) One step at one size: run, verify against the shared reference, time.
+struct Row {
+  tc::GemmShape s;
+  const char* step;
+  double ms = 0, cublas_ms = 0;
+  bool passed = false;
+};
+
+struct Operands {
+  int m, n, k, lda, ldb, ldc;
+  tc::DeviceBuffer<__half> a, b;
+  tc::DeviceBuffer<float> c;
+  std::vector<float> c_host;
+  tc::GemmReference ref;
+};
+
+Operands make_operands(const Options& o, const tc::GemmShape& s, const tc::CublasHandle& cublas) {
+  const int m = s.m, n = s.n, k = s.k;
+  const int lda = tc::RowMajor::min_ld(m, k), ldb = tc::ColMajor::min_ld(k, n), ldc = std::max(1, m);
+  std::vector<__half> a(tc::RowMajor::storage_size(m, k, lda)), b(tc::ColMajor::storage_size(k, n, ldb));
+  std::vector<float> c(std::size_t(ldc) * n);
+  tc::fill_random(a, o.seed, tc::Fill::Real);
+  tc::fill_random(b, o.seed + 1, tc::Fill::Real);
+  tc::fill_random(c, o.seed + 2, tc::Fill::Real);
+  tc::GemmReference ref =
+      tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
+  return {m, n, k, lda, ldb, ldc, tc::DeviceBuffer<__half>(a), tc::DeviceBuffer<__half>(b),
+          tc::DeviceBuffer<float>(c.size()), std::move(c), std::move(ref)};
+}
+
+Row run_step(const Options& o, Operands& p, const StepInfo& step, double cublas_ms) {
+  auto reset_c = [&] { o.beta != 0.0 ? p.c.upload(p.c_host) : p.c.poison(); };  // poison: unwritten elements fail
+  auto launch = [&] {
+    step.launch(p.m, p.n, p.k, float(o.alpha), p.a.data(), p.lda, p.b.data(), p.ldb, float(o.beta), p.c.data(), p.ldc,
+                nullptr);
+  };
+  Row row{{p.m, p.n, p.k}, step.name};
+  reset_c();
+  launch();
+  const std::vector<float> got = p.c.download();
+  const tc::CompareResult r =
+      tc::compare(p.m, p.n, p.k, got.data(), p.ldc, p.ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
+  row.passed = r.passed;
+  if (!r.passed) std::printf("%s at %dx%dx%d: %s\n", step.name, p.m, p.n, p.k, r.summary().c_str());
+  row.ms = tc::benchmark(launch, o.warmup, o.repeats).median_ms;
+  row.cublas_ms = cublas_ms;
+  return row;
+}
+
+double time_cublas(const Options& o, Operands& p, const tc::CublasHandle& cublas) {
+  p.c.upload(p.c_host);  // cuBLAS reads C when beta != 0: give it the input C
+  return tc::benchmark([&] { tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, p.m, p.n, p.k, o.alpha,
+                                                            p.a.data(), p.lda, p.b.data(), p.ldb, o.beta, p.c.data(),
+                                                            p.ldc, p.c.data(), p.ldc); },
+                       o.warmup, o.repeats)
+      .median_ms;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    // (1) The problem.
+    tc::Cli cli("06_ldmatrix_cp_async", "ldmatrix + cp.async + a multi-stage swizzled pipeline: four mma.sync GEMM "
+                                        "steps (fp16 in, fp32 accumulate, A row-major, B column-major) timed against "
+                                        "cuBLAS and the mma.sync ceiling.");
+    cli.add_shapes("sizes", "4096,8192", "GEMM sizes: S (S x S x S) or MxNxK, comma-separated")
+        .add_real("alpha", 1.0, "scale of A*B")
+        .add_real("beta", 0.0, "scale of C; 0 means C is not read")
+        .add_int("warmup", 5, "untimed launches before timing", 0)
+        .add_int("repeats", 20, "timed launches; the median is reported", 20)
+        .add_int("seed", 2026, "random seed", 0)
+        .add_string("svg", "", "write the chapter's figures (as 06_figures does) into this folder");
+    if (!cli.parse(argc, argv)) return tc::kExitOk;
+    const Options o{cli.get_shapes("sizes"),    cli.get_real("alpha"),        cli.get_real("beta"),
+                    int(cli.get_int("warmup")), int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
+                    cli.get_string("svg")};
+
+    tc::print_run_header("Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline", "06_ldmatrix_cp_async",
+                         argc, argv);
+
+    // (2) Explain, on the host.
+    explain(o);
+
+    // (3) Everything below needs a GPU of SM >= 8.0 (cp.async, m16n8k16); without one this exits 77 ("skipped").
+    std::printf("\n");
+    tc::require_sm(tc::chapter::kMinSm, "chapter 06 (cp.async and mma.sync kernels)");
+
+    // (4) The probe.
+    std::printf("== probe: every ldmatrix variant on a coordinate-encoded tile (ldmatrix_probe.cuh) ==\n");
+    bool all_ok = probe_one<1, false>() & probe_one<2, false>() & probe_one<4, false>();
+    all_ok &= probe_one<1, true>() & probe_one<2, true>() & probe_one<4, true>();
+
+    // (5) The ceiling, in this process.
+    const MmaCeiling ceiling = measure_mma_ceiling(o.warmup, o.repeats);
+    std::printf("\n== the mma.sync ceiling (mma_ceiling.cuh): %d warps per SM, %d independent m16n8k16 chains each, "
+                "operands in registers ==\n%.1f TFLOP/s (median of %d launches, %.3f ms each)\n",
+                MmaCeiling::kBlocksPerSm * MmaCeiling::kThreads / tc::kWarpSize, MmaCeiling::kChains, ceiling.tflops,
+                o.repeats, ceiling.median_ms);
+
+    // (6) Every step at every size.
+    tc::CublasHandle cublas;
+    std::vector<Row> rows;
+    for (const tc::GemmShape& s : o.sizes) {
+      Operands p = make_operands(o, s, cublas);
+      const double cublas_ms = time_cublas(o, p, cublas);
+      for (const StepInfo& step : steps()) rows.push_back(run_step(o, p, step, cublas_ms));
+    }
+
+    // (7) The table.
+    std::printf("\n== results: C = alpha*A*B + beta*C, fp16 in, fp32 accumulate, A row-major, B column-major (TN), "
+                "alpha %g, beta %g; median of %d launches after %d warm-up ==\n",
+                o.alpha, o.beta, o.repeats, o.warmup);
+    std::printf("%-16s %-14s %9s %9s %9s %9s %10s %8s\n", "size", "step", "ms", "TFLOP/s", "cuBLAS", "% cuBLAS",
+                "% ceiling", "verdict");
+    for (const Row& r : rows) {
+      const double flops = tc::gemm_flops(r.s.m, r.s.n, r.s.k);
+      const std::string size = std::to_string(r.s.m) + "x" + std::to_string(r.s.n) + "x" + std::to_string(r.s.k);
+      std::printf("%-16s %-14s %9.4f %9.1f %9.1f %8.1f%% %9.1f%% %8s\n", size.c_str(), r.step, r.ms,
+                  tc::tflops(flops, r.ms), tc::tflops(flops, r.cublas_ms), 100.0 * r.cublas_ms / r.ms,
+                  100.0 * tc::tflops(flops, r.ms) / ceiling.tflops, r.passed ? "PASS" : "FAIL");
+      all_ok &= r.passed;
+    }
+    std::printf("cuBLAS: cublasGemmEx fp16 -> fp32, transa T, transb N, timed in this process; ceiling: %.1f TFLOP/s "
+                "measured above. Sizes off a step's block tile include the padded copies.\n",
+                ceiling.tflops);
+    std::printf("\n== kernel resources (cudaFuncGetAttributes) ==\n%-14s %10s %12s %12s\n", "kernel", "registers",
+                "shared (B)", "spills (B)");
+    for (const StepInfo& s : steps()) {
+      cudaFuncAttributes attr{};
+      TC_CHECK(cudaFuncGetAttributes(&attr, s.kernel));
+      std::printf("%-14s %10d %12d %12zu\n", s.name, attr.numRegs, s.smem_bytes, std::size_t(attr.localSizeBytes));
+    }
+
+    // (8) The verdict.
+    std::printf("\n%s\n", all_ok ? "RESULT: every kernel and probe matches its reference" : "RESULT: MISMATCH");
+    return all_ok ? tc::kExitOk : tc::kExitMismatch;
+  });
+}

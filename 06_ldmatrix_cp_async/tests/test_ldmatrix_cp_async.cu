@@ -1,0 +1,282 @@
+// Chapter 06 tests. Host: the committed figures equal what figures.hpp draws; every step's ldmatrix reads and
+// cp.async writes are conflict-free by the bank calculator on the kernels' own offsets; copies and warps cover their
+// tiles once; the launchers' one-line errors. GPU: every ldmatrix variant against tc::ldmatrix_map; every step on
+// 128x128x32, an odd shape, integer-exact shapes and (in [large]) 4096^3 and 8192^3 against cuBLAS, each with
+// (alpha, beta) = (1, 0) and (0.5, 2).
+#include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "figures.hpp"
+#include "gemm_launch.cuh"
+#include "ldmatrix_probe.cuh"
+
+#include "tc/compare.hpp"
+#include "tc/cublas_reference.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/layouts/smem_banks.hpp"
+#include "tc/random.hpp"
+#include "tc/reference.hpp"
+#include "tc/reference_for.cuh"
+#include "tc_test/catch.hpp"
+
+#include <array>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using Launcher = void (*)(int, int, int, float, const __half*, int, const __half*, int, float, float*, int,
+                          cudaStream_t);
+
+struct NamedLauncher {
+  const char* name;
+  Launcher launch;
+};
+const NamedLauncher kSteps[] = {{"step 1", launch_ldmatrix_gemm},
+                                {"step 2", launch_cp_async_gemm},
+                                {"step 3", launch_multistage_gemm},
+                                {"step 4", launch_tuned_gemm}};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Conflicts over every ldmatrix.x4 a warp issues in one stage (all warps, all K steps, A and B), from the kernel's
+// own offset functions.
+template <typename Tile>
+int ldmatrix_conflicts() {
+  int conflicts = 0;
+  for (int w = 0; w < Tile::kThreads / tc::kWarpSize; ++w) {
+    const tc::Coord warp = Tile::warp_origin(w);
+    for (int k0 = 0; k0 < Tile::BlockK; k0 += 16) {
+      for (int i = 0; i < Tile::TilesM; ++i) {
+        std::vector<std::int64_t> rows;
+        for (int lane = 0; lane < tc::kWarpSize; ++lane)
+          rows.push_back(2 * std::int64_t(Tile::a_ldmatrix_offset(warp.row + 16 * i, k0, lane)));
+        conflicts += tc::ldmatrix_cost(rows).conflicts;
+      }
+      for (int j = 0; j < Tile::TilesN / 2; ++j) {
+        std::vector<std::int64_t> rows;
+        for (int lane = 0; lane < tc::kWarpSize; ++lane)
+          rows.push_back(2 * std::int64_t(Tile::b_ldmatrix_offset(warp.col + 16 * j, k0, lane)));
+        conflicts += tc::ldmatrix_cost(rows).conflicts;
+      }
+    }
+  }
+  return conflicts;
+}
+
+// Conflicts over every 16-byte copy into one stage, warp by warp (8 lanes per phase).
+template <typename Tile>
+int copy_conflicts() {
+  int conflicts = 0;
+  for (int w = 0; w < Tile::kThreads / tc::kWarpSize; ++w)
+    for (int i = 0; i < Tile::kCopies; ++i) {
+      std::array<std::int64_t, tc::kWarpSize> address{};
+      for (int lane = 0; lane < tc::kWarpSize; ++lane) {
+        const tc::Coord c = Tile::copy_chunk(w * tc::kWarpSize + lane, i);
+        address[lane] = 2 * std::int64_t(Tile::Lines::offset(c.row, c.col * Tile::kChunk));
+      }
+      conflicts += tc::vector_access_cost(address, 16).conflicts;
+    }
+  return conflicts;
+}
+
+// Copies cover every chunk of a stage once, and warps every element of the block tile once.
+template <typename Tile>
+bool covers_once() {
+  std::vector<int> chunk_hits(Tile::kLines * Tile::kChunksPerLine, 0), c_hits(Tile::BlockM * Tile::BlockN, 0);
+  for (int thread = 0; thread < Tile::kThreads; ++thread)
+    for (int i = 0; i < Tile::kCopies; ++i) {
+      const tc::Coord c = Tile::copy_chunk(thread, i);
+      ++chunk_hits[c.row * Tile::kChunksPerLine + c.col];
+    }
+  for (int w = 0; w < Tile::kThreads / tc::kWarpSize; ++w) {
+    const tc::Coord origin = Tile::warp_origin(w);
+    for (int r = 0; r < Tile::WarpM; ++r)
+      for (int col = 0; col < Tile::WarpN; ++col) ++c_hits[(origin.row + r) * Tile::BlockN + origin.col + col];
+  }
+  for (int h : chunk_hits)
+    if (h != 1) return false;
+  for (int h : c_hits)
+    if (h != 1) return false;
+  return true;
+}
+
+// One step on (m, n, k): A row-major lda = k, B column-major ldb = k, C column-major ldc = m.
+void check_gemm(const tc::CublasHandle& cublas, const NamedLauncher& step, int m, int n, int k, double alpha,
+                double beta, tc::Fill fill) {
+  const int lda = std::max(1, k), ldb = lda, ldc = std::max(1, m);
+  std::vector<__half> a(std::size_t(m) * lda), b(std::size_t(n) * ldb);
+  std::vector<float> c(std::size_t(ldc) * n);
+  tc::fill_random(a, 61, fill);
+  tc::fill_random(b, 62, fill);
+  tc::fill_random(c, 63, fill);
+  const tc::GemmReference ref =
+      tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  tc::DeviceBuffer<__half> d_a(a), d_b(b);
+  tc::DeviceBuffer<float> d_c(c.size());
+  beta != 0.0 ? d_c.upload(c) : d_c.poison();
+  step.launch(m, n, k, float(alpha), d_a.data(), lda, d_b.data(), ldb, float(beta), d_c.data(), ldc, nullptr);
+  const std::vector<float> got = d_c.download();
+  const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<tc::WmmaF16>(fill));
+  INFO(step.name << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << ": " << r.summary());
+  CHECK(r.passed);
+}
+
+template <int Num, bool Trans>
+void check_probe() {
+  const tc::LaneMap measured = probe_ldmatrix<Num, Trans>();
+  INFO(".x" << Num << (Trans ? ".trans" : "") << "\n" << measured.format_lane_list("e"));
+  CHECK(measured.all_slots_in_tile());
+  CHECK(measured == tc::ldmatrix_map(Num, Trans));
+}
+
+}  // namespace
+
+// ---- host ------------------------------------------------------------------------------------------------------
+
+TEST_CASE("the committed figures are what figures.hpp draws", "[figures]") {
+  for (const Figure& f : chapter_figures()) {
+    INFO("docs/figures/" << f.file << " is stale or missing: run build/<preset>/06_ldmatrix_cp_async/06_figures --out "
+                            "docs/figures");
+    CHECK(read_file(std::string(TC_FIGURES_DIR) + "/" + f.file) == f.svg);
+  }
+}
+
+TEST_CASE("every step's ldmatrix reads are conflict-free, and the same tile unpadded is not", "[banks]") {
+  CHECK(ldmatrix_conflicts<Step1Tile>() == 0);
+  CHECK(ldmatrix_conflicts<Step2Tile>() == 0);
+  CHECK(ldmatrix_conflicts<Step3Tile>() == 0);
+  CHECK(ldmatrix_conflicts<Step4Tile>() == 0);
+  CHECK(ldmatrix_conflicts<GemmTile<128, 128, 32, 2, 4, 2, tc::Padded<0>>>() > 0);
+  CHECK(ldmatrix_conflicts<GemmTile<128, 256, 64, 2, 4, 3, tc::Swizzled>>() == 0);  // 128-byte lines (the sweep's)
+}
+
+TEST_CASE("the swizzled steps' cp.async writes are conflict-free; the padded tile's cost a second wavefront",
+          "[banks]") {
+  // 80-byte lines: the 8 lanes of a phase write 64 bytes of line L and 64 of line L + 1, which starts 80 bytes on, so
+  // bytes 128..143 fall on the banks of bytes 0..15 again: every phase of every copy takes 2 wavefronts.
+  using T = Step2Tile;
+  CHECK(copy_conflicts<T>() == T::kThreads / tc::kWarpSize * T::kCopies * (tc::kWarpSize / 8));
+  CHECK(copy_conflicts<Step3Tile>() == 0);
+  CHECK(copy_conflicts<Step4Tile>() == 0);
+  CHECK(copy_conflicts<GemmTile<256, 128, 64, 4, 2, 3, tc::Swizzled>>() == 0);
+}
+
+TEST_CASE("every step's copies cover a stage once and its warps cover the block tile once", "[tile]") {
+  CHECK(covers_once<Step1Tile>());
+  CHECK(covers_once<Step3Tile>());
+  CHECK(covers_once<Step4Tile>());
+  CHECK(Step3Tile::kSmemBytes == 4 * (128 + 128) * 32 * 2);  // swizzled: no padding
+  CHECK(Step2Tile::kSmemBytes == 2 * (128 + 128) * 40 * 2);  // padded: 8 halves per line
+}
+
+TEST_CASE("each thread's copies are its first one shifted by whole passes of lines", "[tile]") {
+  // copy_slice_async relies on it: one pointer per operand and one shared offset per thread, plus constants.
+  auto holds = [](auto tile) {
+    using T = decltype(tile);
+    for (int thread = 0; thread < T::kThreads; ++thread) {
+      const tc::Coord first = T::copy_chunk(thread, 0);
+      for (int i = 0; i < T::kCopies; ++i) {
+        const tc::Coord c = T::copy_chunk(thread, i);
+        const int line = i * T::kLinesPerCopy;
+        if (c.row != first.row + line || c.col != first.col) return false;
+        if (T::Lines::offset(c.row, c.col * T::kChunk) !=
+            T::Lines::offset(first.row, first.col * T::kChunk) + line * T::Lines::kLineStride)
+          return false;
+      }
+    }
+    return true;
+  };
+  CHECK(holds(Step2Tile{}));
+  CHECK(holds(Step3Tile{}));
+  CHECK(holds(Step4Tile{}));
+  CHECK(holds(GemmTile<128, 128, 64, 2, 2, 4, tc::Swizzled>{}));
+}
+
+TEST_CASE("the block order visits every block tile once, for any group width", "[tile]") {
+  for (const auto& shape : {std::pair{64, 32}, std::pair{5, 7}, std::pair{1, 1}, std::pair{3, 20}}) {
+    const int tiles_m = shape.first, tiles_n = shape.second;
+    auto visits_once = [&](auto tile) {
+      using T = decltype(tile);
+      std::vector<int> hits(tiles_m * tiles_n, 0);
+      for (int b = 0; b < tiles_m * tiles_n; ++b) {
+        const tc::Coord t = T::block_tile(b, tiles_m, tiles_n);
+        if (t.row < 0 || t.row >= tiles_m || t.col < 0 || t.col >= tiles_n) return false;
+        ++hits[t.row * tiles_n + t.col];
+      }
+      for (int h : hits)
+        if (h != 1) return false;
+      return true;
+    };
+    INFO(tiles_m << " x " << tiles_n << " tiles");
+    CHECK(visits_once(Step3Tile{}));
+    CHECK(visits_once(GemmTile<128, 256, 32, 2, 4, 3, tc::Swizzled, 8>{}));
+    CHECK(visits_once(GemmTile<128, 256, 32, 2, 4, 3, tc::Swizzled, 16>{}));
+  }
+  STATIC_REQUIRE(Step3Tile::block_tile(1, 64, 32) == tc::Coord{1, 0});  // GroupN 1: down M first
+  using Grouped = GemmTile<128, 256, 32, 2, 4, 3, tc::Swizzled, 8>;
+  STATIC_REQUIRE(Grouped::block_tile(1, 64, 32) == tc::Coord{0, 1});   // along N inside a group of 8 columns
+  STATIC_REQUIRE(Grouped::block_tile(8, 64, 32) == tc::Coord{1, 0});   // then the next block row
+}
+
+TEST_CASE("the launchers reject bad arguments with one-line errors", "[errors]") {
+  for (const NamedLauncher& step : kSteps) {
+    const std::string lda = tc::test::thrown_message<std::invalid_argument>(
+        [&] { step.launch(64, 64, 64, 1.0f, nullptr, 32, nullptr, 64, 0.0f, nullptr, 64, nullptr); });
+    CHECK(lda.find("lda") != std::string::npos);
+    CHECK(lda.find('\n') == std::string::npos);
+    const std::string negative = tc::test::thrown_message<std::invalid_argument>(
+        [&] { step.launch(-1, 64, 64, 1.0f, nullptr, 64, nullptr, 64, 0.0f, nullptr, 64, nullptr); });
+    CHECK(negative.find('m') != std::string::npos);
+  }
+}
+
+// ---- GPU -------------------------------------------------------------------------------------------------------
+
+TEST_CASE("every ldmatrix variant delivers what tc::ldmatrix_map says", "[gpu][probe]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  check_probe<1, false>();
+  check_probe<2, false>();
+  check_probe<4, false>();
+  check_probe<1, true>();
+  check_probe<2, true>();
+  check_probe<4, true>();
+}
+
+TEST_CASE("every step matches the reference on one tile and an odd shape", "[gpu][gemm]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (const NamedLauncher& step : kSteps)
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+      check_gemm(cublas, step, 128, 128, 32, alpha, beta, tc::Fill::Real);
+      check_gemm(cublas, step, 17, 33, 65, alpha, beta, tc::Fill::Real);
+      check_gemm(cublas, step, 1000, 1016, 1040, alpha, beta, tc::Fill::Real);
+    }
+}
+
+TEST_CASE("every step is exact on integer-valued inputs, so an indexing slip cannot hide", "[gpu][gemm]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (const NamedLauncher& step : kSteps) {
+    check_gemm(cublas, step, 256, 512, 160, 1.0, 0.0, tc::Fill::Integer);  // several blocks and slices; 5 > Stages
+    check_gemm(cublas, step, 256, 512, 160, 0.5, 2.0, tc::Fill::Integer);  // the epilogue reading C
+    check_gemm(cublas, step, 256, 256, 32, 1.0, 0.0, tc::Fill::Integer);   // one slice: fewer than Stages - 1
+    check_gemm(cublas, step, 130, 250, 40, 1.0, 0.0, tc::Fill::Integer);   // the padded path
+    check_gemm(cublas, step, 256, 256, 0, 1.0, 2.0, tc::Fill::Integer);    // k = 0: C = beta * C
+  }
+}
+
+TEST_CASE("every step matches cuBLAS at 4096^3 and 8192^3", "[gpu][gemm][large]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (int s : {4096, 8192})
+    for (const NamedLauncher& step : kSteps)
+      for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
+        check_gemm(cublas, step, s, s, s, alpha, beta, tc::Fill::Real);
+}
