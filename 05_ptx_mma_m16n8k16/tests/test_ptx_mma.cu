@@ -22,8 +22,6 @@
 #include "tc_test/catch.hpp"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,13 +29,6 @@
 namespace {
 
 using S = tc::MmaM16N8K16;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The wavefronts of one warp's 32-bit load of register j of the fragment at (row0 or col0, k0), A or B.
 template <typename Tile>
@@ -109,11 +100,8 @@ struct Wmma16x16x16 {
 // ---- host ------------------------------------------------------------------------------------------------------
 
 TEST_CASE("the committed lane figures are what lane_figures.hpp draws from the formulas", "[figures]") {
-  for (const LaneFigure& f : mma_lane_figures()) {
-    INFO("docs/figures/" << f.file << " is stale or missing: run build/<preset>/05_ptx_mma_m16n8k16/05_lane_figures "
-                            "--out docs/figures");
-    CHECK(read_file(std::string(TC_FIGURES_DIR) + "/" + f.file) == f.svg);
-  }
+  tc::test::check_committed_figures(mma_lane_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/05_ptx_mma_m16n8k16/05_lane_figures --out docs/figures");
 }
 
 TEST_CASE("the probe's recovery finds the formulas in their own prediction", "[probe]") {

@@ -18,8 +18,6 @@
 #include "tc_test/catch.hpp"
 
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,13 +35,6 @@ const NamedLauncher kSteps[] = {{"step 1", launch_ldmatrix_gemm},
                                 {"step 2", launch_cp_async_gemm},
                                 {"step 3", launch_multistage_gemm},
                                 {"step 4", launch_tuned_gemm}};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Conflicts over every ldmatrix.x4 a warp issues in one stage (all warps, all K steps, A and B), from the kernel's
 // own offset functions.
@@ -141,11 +132,8 @@ void check_probe() {
 // ---- host ------------------------------------------------------------------------------------------------------
 
 TEST_CASE("the committed figures are what figures.hpp draws", "[figures]") {
-  for (const Figure& f : chapter_figures()) {
-    INFO("docs/figures/" << f.file << " is stale or missing: run build/<preset>/06_ldmatrix_cp_async/06_figures --out "
-                            "docs/figures");
-    CHECK(read_file(std::string(TC_FIGURES_DIR) + "/" + f.file) == f.svg);
-  }
+  tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/06_ldmatrix_cp_async/06_figures --out docs/figures");
 }
 
 TEST_CASE("every step's ldmatrix reads are conflict-free, and the same tile unpadded is not", "[banks]") {

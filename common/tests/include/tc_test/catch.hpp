@@ -7,6 +7,8 @@
 //   Catch2 2.x: no skip exists, so print the reason and exit 77.
 // thrown_message<E>(f) returns what() of the E that f throws (and fails the test if f throws nothing), which
 // replaces matchers whose names differ between the versions.
+// check_committed_figures(figures, dir, regenerate) fails for every generated figure ({file, svg}) whose committed
+// copy in `dir` is missing or differs, naming the command that rewrites them: the chapters' figure staleness tests.
 #pragma once
 
 #if TC_CATCH2_MAJOR >= 3
@@ -24,6 +26,8 @@ using Catch::Approx;  // Catch2 2.x spells it Approx at global scope
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace tc::test {
@@ -52,6 +56,17 @@ std::string thrown_message(F&& f) {
   }
   FAIL("expected an exception, none was thrown");
   return {};
+}
+
+template <typename Figures>
+void check_committed_figures(const Figures& figures, const std::string& dir, const std::string& regenerate) {
+  for (const auto& f : figures) {
+    std::ifstream in(dir + "/" + f.file);
+    std::ostringstream committed;
+    committed << in.rdbuf();
+    INFO(dir << "/" << f.file << " is stale or missing: run " << regenerate);
+    CHECK(committed.str() == f.svg);
+  }
 }
 
 }  // namespace tc::test
