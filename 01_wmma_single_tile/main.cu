@@ -6,6 +6,7 @@
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_single_tile.cuh"
 
+#include "tc/arch_guard.cuh"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/device.hpp"
@@ -176,6 +177,7 @@ int main(int argc, char** argv) {
         .add_int("repeats", 200, "timed launches (median reported)")
         .add_string("svg", "", "also write each probed lane map as an SVG figure into this folder");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const std::string shapes = cli.get_choice("shape");
     const std::string probes = cli.get_choice("probe");
     const tc::Fill fill = cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real;

@@ -7,6 +7,8 @@
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_tiled_gemm.cuh"
 
+#include "tc/arch_guard.cuh"
+#include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -38,7 +40,7 @@ struct Options {
   int warmup, repeats;
   std::uint64_t seed;
   tc::Fill fill;
-  std::string types, kernels, svg_dir;
+  std::string types, kernels, svg_dir, csv;
 };
 
 // Calls f(P{}) for each precision the --type selection names, in the order of the chapter's table.
@@ -243,6 +245,16 @@ void print_table(const Options& o, const std::vector<Row>& rows) {
               "none were needed.\n");
 }
 
+// The table's kernel rows as benchmark-ladder rows (cuBLAS is each row's yardstick column, not a row of its own).
+void append_ladder_rows(const Options& o, const std::vector<Row>& rows) {
+  std::vector<tc::BenchRow> bench;
+  for (const Row& r : rows) {
+    if (r.kernel == "cuBLAS") continue;
+    bench.push_back({"02", r.kernel, r.type, "NN", {o.m, o.n, o.k}, r.ms, r.cublas_ms, r.verdict == "PASS"});
+  }
+  tc::append_bench_csv(o.csv, bench);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -262,13 +274,16 @@ int main(int argc, char** argv) {
         .add_int("seed", 2026, "random seed", 0)
         .add_choice("fill", "real", {"real", "integer"},
                     "real: [-1, 1) (s8: full range), K-scaled tolerance; integer: [-4, 4], exact in fp32, checked exactly")
-        .add_string("svg", "", "also write the warp-to-tile maps as SVG figures into this folder");
+        .add_string("svg", "", "also write the warp-to-tile maps as SVG figures into this folder")
+        .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const Options o{int(cli.get_int("m")),        int(cli.get_int("n")),       int(cli.get_int("k")),
                     cli.get_real("alpha"),        cli.get_real("beta"),        int(cli.get_int("warmup")),
                     int(cli.get_int("repeats")),  std::uint64_t(cli.get_int("seed")),
                     cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real,
-                    cli.get_choice("type"),       cli.get_choice("kernel"),    cli.get_string("svg")};
+                    cli.get_choice("type"),       cli.get_choice("kernel"),    cli.get_string("svg"),
+                    cli.get_string("csv")};
     const bool has_s8 = o.types == "all" || o.types == "s8";
     if (has_s8 && (o.alpha != std::trunc(o.alpha) || o.beta != std::trunc(o.beta))) {
       throw tc::UsageError("s8 GEMM needs integer --alpha and --beta (int32 scale, as in cuBLAS); pick --type");
@@ -296,6 +311,7 @@ int main(int argc, char** argv) {
       std::printf("note: the f16 operands (%.1f MB) fit in this GPU's %.0f MB L2, so these timings may not touch "
                   "DRAM.\n", f16_bytes / 1e6, device.l2_cache_bytes / 1e6);
     }
+    if (!o.csv.empty()) append_ladder_rows(o, rows);
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");
     return all_ok ? tc::kExitOk : tc::kExitMismatch;
   });

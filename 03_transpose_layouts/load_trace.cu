@@ -11,6 +11,7 @@
 // Source: compute-sanitizer documentation, "Memcheck Tool" (out-of-bounds reports name thread, size and address).
 #include "chapter_config.hpp"
 
+#include "tc/arch_guard.cuh"
 #include "tc/check.hpp"
 #include "tc/cli.hpp"
 #include "tc/device.hpp"
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
         .add_int("ld", 64, "leading dimension in elements (a multiple of 16 keeps WMMA's 16-byte rule for both types)",
                  16, 4096);
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const int ld = int(cli.get_int("ld"));
     if (ld % 16 != 0) throw tc::UsageError("--ld must be a multiple of 16 (16 bytes of s8, 32 of f16)");
     tc::require_sm(tc::chapter::kMinSm, "03_load_trace");

@@ -9,6 +9,8 @@
 #include "figures.hpp"
 #include "wmma_transposed_gemm.cuh"
 
+#include "tc/arch_guard.cuh"
+#include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -37,7 +39,7 @@ struct Options {
   int warmup, repeats;
   std::uint64_t seed;
   tc::Fill fill;
-  std::string types, ops, svg_dir;
+  std::string types, ops, svg_dir, csv;
 };
 
 // Calls f(P{}) for each precision the --type selection names: HMMA (f16 -> f32) and IMMA (s8 -> s32).
@@ -236,6 +238,13 @@ void print_table(const Options& o, const tc::GemmShape& s, const std::vector<Row
               reference, tolerance);
 }
 
+// One size's rows as benchmark-ladder rows: the naive kernel of chapter 02 under each op.
+void append_ladder_rows(const Options& o, const tc::GemmShape& s, const std::vector<Row>& rows) {
+  std::vector<tc::BenchRow> bench;
+  for (const Row& r : rows) bench.push_back({"03", "naive", r.type, r.op, s, r.ms, r.cublas_ms, r.passed});
+  tc::append_bench_csv(o.csv, bench);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,14 +262,16 @@ int main(int argc, char** argv) {
         .add_int("seed", 2026, "random seed", 0)
         .add_choice("fill", "real", {"real", "integer"},
                     "real: [-1, 1) (s8: full range), K-scaled tolerance; integer: [-4, 4], checked exactly")
-        .add_string("svg", "", "write the chapter's figures into this folder (the address maps need a GPU)");
+        .add_string("svg", "", "write the chapter's figures into this folder (the address maps need a GPU)")
+        .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const Options o{cli.get_shapes("sizes"),       cli.get_real("alpha"),
                     cli.get_real("beta"),          int(cli.get_int("warmup")),
                     int(cli.get_int("repeats")),   std::uint64_t(cli.get_int("seed")),
                     cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real,
                     cli.get_choice("type"),        cli.get_choice("op"),
-                    cli.get_string("svg")};
+                    cli.get_string("svg"),         cli.get_string("csv")};
     const bool has_s8 = o.types == "all" || o.types == "s8";
     if (has_s8 && (o.alpha != std::trunc(o.alpha) || o.beta != std::trunc(o.beta))) {
       throw tc::UsageError("s8 GEMM needs integer --alpha and --beta (int32 scale, as in cuBLAS); pick --type");
@@ -287,6 +298,7 @@ int main(int argc, char** argv) {
         });
       });
       print_table(o, s, rows);
+      if (!o.csv.empty()) append_ladder_rows(o, s, rows);
     }
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");
     return all_ok ? tc::kExitOk : tc::kExitMismatch;

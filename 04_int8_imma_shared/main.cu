@@ -10,6 +10,8 @@
 #include "imma_shared_gemm.cuh"
 #include "smem_plan.hpp"
 
+#include "tc/arch_guard.cuh"
+#include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -34,7 +36,7 @@ struct Options {
   double alpha, beta;
   int warmup, repeats;
   std::uint64_t seed;
-  std::string types, skews, svg_dir;
+  std::string types, skews, svg_dir, csv;
 };
 
 // Calls f(P{}) for each precision the --type selection names.
@@ -202,6 +204,15 @@ void print_table(const Options& o, const tc::GemmShape& s, const std::vector<Row
               tc::reference_on_cpu(s.m, s.n, s.k) ? "the CPU reference" : "cuBLAS DGEMM on the same integers");
 }
 
+// One size's rows as benchmark-ladder rows: one kernel per skew, both precisions against cuBLAS's s8 GEMM.
+void append_ladder_rows(const Options& o, const tc::GemmShape& s, const std::vector<Row>& rows) {
+  std::vector<tc::BenchRow> bench;
+  for (const Row& r : rows) {
+    bench.push_back({"04", "skew " + std::to_string(r.skew), r.type, "TN", s, r.ms, r.cublas_ms, r.passed});
+  }
+  tc::append_bench_csv(o.csv, bench);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -218,11 +229,14 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 30, "timed launches; the median is reported", 20)
         .add_int("seed", 2026, "random seed", 0)
-        .add_string("svg", "", "write the bank figures into this folder");
+        .add_string("svg", "", "write the bank figures into this folder")
+        .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const Options o{cli.get_shapes("sizes"),     cli.get_real("alpha"),      cli.get_real("beta"),
                     int(cli.get_int("warmup")),  int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
-                    cli.get_choice("type"),      cli.get_choice("skew"),     cli.get_string("svg")};
+                    cli.get_choice("type"),      cli.get_choice("skew"),     cli.get_string("svg"),
+                    cli.get_string("csv")};
     if (o.alpha != std::trunc(o.alpha) || o.beta != std::trunc(o.beta) || std::fabs(o.alpha) > 2147483647.0 ||
         std::fabs(o.beta) > 2147483647.0) {
       throw tc::UsageError("--alpha and --beta must be int32 integers (the scale type of an int32 GEMM, as in cuBLAS)");
@@ -245,6 +259,7 @@ int main(int argc, char** argv) {
       std::vector<Row> rows;
       for_each_precision(o.types, [&](auto p) { all_ok &= run_precision<decltype(p)>(o, s, cublas, cublas_ms, rows); });
       print_table(o, s, rows);
+      if (!o.csv.empty()) append_ladder_rows(o, s, rows);
     }
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");
     return all_ok ? tc::kExitOk : tc::kExitMismatch;

@@ -12,6 +12,8 @@
 #include "mma_probe.cuh"
 #include "mma_single_tile.cuh"
 
+#include "tc/arch_guard.cuh"
+#include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -40,7 +42,7 @@ struct Options {
   double alpha, beta;
   int warmup, repeats;
   std::uint64_t seed;
-  std::string svg_dir;
+  std::string svg_dir, csv;
 };
 
 // (2) The layouts and what they cost a GEMM, on the host.
@@ -236,11 +238,13 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 30, "timed launches; the median is reported", 20)
         .add_int("seed", 2026, "random seed", 0)
-        .add_string("svg", "", "write the lane diagrams (as 05_lane_figures does) into this folder");
+        .add_string("svg", "", "write the lane diagrams (as 05_lane_figures does) into this folder")
+        .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const Options o{cli.get_shapes("sizes"),    cli.get_real("alpha"),        cli.get_real("beta"),
                     int(cli.get_int("warmup")), int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
-                    cli.get_string("svg")};
+                    cli.get_string("svg"), cli.get_string("csv")};
 
     tc::print_run_header("Chapter 05: inline PTX mma.sync.m16n8k16", "05_ptx_mma_m16n8k16", argc, argv);
 
@@ -284,6 +288,13 @@ int main(int argc, char** argv) {
     }
     std::printf("cuBLAS: cublasGemmEx fp16 -> fp32, transa T, transb N, timed in this process. Sizes off the 128 x 128 "
                 "x 32 tile include the padded copies.\n");
+    if (!o.csv.empty()) {
+      std::vector<tc::BenchRow> bench;
+      for (const Row& r : rows) {
+        bench.push_back({"05", MmaGemm<>::name, "f16->f32", "TN", r.s, r.ms, r.cublas_ms, r.passed});
+      }
+      tc::append_bench_csv(o.csv, bench);
+    }
 
     // (7) The verdict.
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel and probe matches its reference" : "RESULT: MISMATCH");

@@ -13,6 +13,8 @@
 #include "ldmatrix_probe.cuh"
 #include "mma_ceiling.cuh"
 
+#include "tc/arch_guard.cuh"
+#include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -37,7 +39,7 @@ struct Options {
   double alpha, beta;
   int warmup, repeats;
   std::uint64_t seed;
-  std::string svg_dir;
+  std::string svg_dir, csv;
 };
 
 // One step as the table sees it: its name, launcher and kernel (for the resource query), and its tile's facts.
@@ -198,11 +200,13 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 20, "timed launches; the median is reported", 20)
         .add_int("seed", 2026, "random seed", 0)
-        .add_string("svg", "", "write the chapter's figures (as 06_figures does) into this folder");
+        .add_string("svg", "", "write the chapter's figures (as 06_figures does) into this folder")
+        .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const Options o{cli.get_shapes("sizes"),    cli.get_real("alpha"),        cli.get_real("beta"),
                     int(cli.get_int("warmup")), int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
-                    cli.get_string("svg")};
+                    cli.get_string("svg"), cli.get_string("csv")};
 
     tc::print_run_header("Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline", "06_ldmatrix_cp_async",
                          argc, argv);
@@ -252,6 +256,11 @@ int main(int argc, char** argv) {
     std::printf("cuBLAS: cublasGemmEx fp16 -> fp32, transa T, transb N, timed in this process; ceiling: %.1f TFLOP/s "
                 "measured above. Sizes off a step's block tile include the padded copies.\n",
                 ceiling.tflops);
+    if (!o.csv.empty()) {
+      std::vector<tc::BenchRow> bench;
+      for (const Row& r : rows) bench.push_back({"06", r.step, "f16->f32", "TN", r.s, r.ms, r.cublas_ms, r.passed});
+      tc::append_bench_csv(o.csv, bench);
+    }
     std::printf("\n== kernel resources (cudaFuncGetAttributes) ==\n%-14s %10s %12s %12s\n", "kernel", "registers",
                 "shared (B)", "spills (B)");
     for (const StepInfo& s : steps()) {

@@ -7,6 +7,7 @@
 #include "chapter_config.hpp"
 #include "gemm_launch.cuh"
 
+#include "tc/arch_guard.cuh"
 #include "tc/cli.hpp"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 20, "timed launches; the median is reported", 20);
     if (!cli.parse(argc, argv)) return tc::kExitOk;
+    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const int s = int(cli.get_int("size"));
     if (s % 256 != 0) throw tc::UsageError("--size must be a multiple of 256, the largest block tile swept");
     const tc::DeviceInfo device = tc::require_sm(tc::chapter::kMinSm, "06_tile_sweep (mma.sync kernels)");

@@ -62,6 +62,14 @@ std::string describe(const DeviceInfo& d) {
   return line;
 }
 
+std::string no_kernel_image_message(const DeviceInfo& device, const std::string& built_for,
+                                    const std::string& cuda_error) {
+  const std::string arch = std::to_string(device.sm);
+  return "this binary has no code for " + device.name + " (" + sm_name(device.sm) + "): it was built for CUDA " +
+         "architectures \"" + built_for + "\" (" + cuda_error + "); rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + arch +
+         " (or \"native\", or a list that includes " + arch + ")";
+}
+
 DeviceInfo require_sm(int min_sm, const std::string& what) {
   DeviceInfo device = query_device();
   if (auto why = unsuitable_reason(device, min_sm)) {

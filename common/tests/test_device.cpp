@@ -1,4 +1,5 @@
 #include "tc/device.hpp"
+#include "tc/exit_codes.hpp"
 #include "tc_test/catch.hpp"
 
 namespace {
@@ -45,4 +46,19 @@ TEST_CASE("query_device never throws and explains an absent GPU", "[device]") {
   if (!d.present) CHECK_FALSE(d.absent_reason.empty());
   if (d.present) CHECK(d.sm >= 10);
   CHECK(d.runtime_version > 0);
+}
+
+TEST_CASE("the wrong-arch message names the GPU, what the binary holds and the fix, on one line", "[device]") {
+  const std::string m = tc::no_kernel_image_message(fake(90), "80-real", "cudaErrorNoKernelImageForDevice: ...");
+  CHECK(m == "this binary has no code for Test GPU (sm_90): it was built for CUDA architectures \"80-real\" "
+             "(cudaErrorNoKernelImageForDevice: ...); rebuild with -DCMAKE_CUDA_ARCHITECTURES=90 (or \"native\", or a "
+             "list that includes 90)");
+  CHECK(m.find('\n') == std::string::npos);
+}
+
+TEST_CASE("the wrong-arch exit code is neither a skip code nor another error's", "[device]") {
+  // 77 is ctest's and Automake's "skipped"; 4 is what Catch2 3.x test executables exit for a skipped test.
+  for (int other : {tc::kExitOk, tc::kExitMismatch, tc::kExitUsage, tc::kExitCudaError, tc::kExitNoGpu, 4}) {
+    CHECK(tc::kExitNoKernelImage != other);
+  }
 }

@@ -5,11 +5,17 @@
 //       the lines between "// [doc:kernel]" and "// [/doc:kernel]" in that file (paths relative to the repository);
 //   <!-- output: docs/results/01_wmma_single_tile_h200.txt#probe: matrix_a 16x16x16 row-major -->
 //       the section of a saved program output from its "== probe: matrix_a 16x16x16 row-major ==" line up to the
-//       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file.
+//       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file;
+//   <!-- ladder: docs/results/ladder.csv#06 -->
+//       the benchmark ladder's table of chapter 06 ("#all": every chapter), rendered from the CSV (ladder.hpp).
+// The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
+// must be what ladder.hpp draws from docs/results/ladder.csv now.
 // Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
 //        doc_sync update <repository root>   rewrite the blocks from their sources.
 // Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
 // exits 2.
+#include "ladder.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -35,11 +41,20 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-// The lines a marker names: a code region or an output section.
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The lines a marker names: a code region, an output section or a ladder table.
 std::vector<std::string> source_lines(const fs::path& root, const std::string& kind, const std::string& target) {
   const auto hash = target.find('#');
   const std::string file = target.substr(0, hash);
   const std::string part = hash == std::string::npos ? "" : target.substr(hash + 1);
+  if (kind == "ladder") return ladder::ladder_table(ladder::parse_ladder(read_text(root / file)), part);
   const std::vector<std::string> lines = read_lines(root / file);
   std::vector<std::string> out;
   if (kind == "snippet") {
@@ -76,7 +91,7 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
     result.push_back(lines[i]);
     const std::string t = trim(lines[i]);
     std::string kind;
-    for (const char* k : {"snippet", "output"}) {
+    for (const char* k : {"snippet", "output", "ladder"}) {
       const std::string open = std::string("<!-- ") + k + ": ";
       if (t.rfind(open, 0) == 0 && t.size() > open.size() + 4 && t.compare(t.size() - 4, 4, " -->") == 0) kind = k;
     }
@@ -108,6 +123,29 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
   return drifted;
 }
 
+// Checks (or rewrites) the ladder's charts; returns how many differ from what the CSV draws now.
+int sync_ladder_figures(const fs::path& root, bool update) {
+  const fs::path csv = root / "docs/results/ladder.csv";
+  if (!fs::exists(csv)) return 0;
+  const ladder::Ladder l = ladder::parse_ladder(read_text(csv));
+  std::vector<std::pair<std::string, std::string>> figures = {{"ladder.svg", ladder::ladder_svg(l, "all")}};
+  for (const std::string& ch : ladder::chapters_of(l, "all")) {
+    figures.push_back({"ladder_" + ch + ".svg", ladder::ladder_svg(l, ch)});
+  }
+  int drifted = 0;
+  for (const auto& [name, svg] : figures) {
+    const fs::path path = root / "docs/figures" / name;
+    if (fs::exists(path) && read_text(path) == svg) continue;
+    ++drifted;
+    std::cout << path.string() << ": differs from what docs/results/ladder.csv draws\n";
+    if (update) {
+      std::ofstream out(path);
+      if (!(out << svg)) throw std::runtime_error("cannot write " + path.string());
+    }
+  }
+  return drifted;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,12 +162,15 @@ int main(int argc, char** argv) {
     }
     int drifted = 0;
     for (const fs::path& md : files) drifted += sync_file(root, md, update);
+    drifted += sync_ladder_figures(root, update);
     if (drifted > 0 && !update) {
-      std::cout << drifted << " block(s) out of date; run: cmake --build <build dir> --target update_docs\n";
+      std::cout << drifted << " block(s) or figure(s) out of date; run: cmake --build <build dir> --target "
+                << "update_docs\n";
       return 1;
     }
     std::cout << (update ? "updated " : "checked ") << files.size() << " Markdown files: "
-              << (update ? std::to_string(drifted) + " block(s) rewritten" : "every quoted block matches its source")
+              << (update ? std::to_string(drifted) + " block(s) or figure(s) rewritten"
+                      : "every quoted block and ladder figure matches its source")
               << "\n";
     return 0;
   } catch (const std::exception& e) {

@@ -40,6 +40,12 @@ std::optional<std::string> unsuitable_reason(const DeviceInfo& device, int min_s
 // One line describing the device, e.g. "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB), driver 13.0, runtime 13.0".
 std::string describe(const DeviceInfo& device);
 
+// The one line the wrong-architecture guard (tc/arch_guard.cuh) prints when a binary built for the architectures
+// `built_for` (CMAKE_CUDA_ARCHITECTURES syntax, e.g. "80-real") has no code for `device`; `cuda_error` is what the
+// runtime said. It names the GPU, what the binary holds and the configure option that fixes it. Pure: host-testable.
+std::string no_kernel_image_message(const DeviceInfo& device, const std::string& built_for,
+                                    const std::string& cuda_error);
+
 // Returns the device if it can run code needing min_sm (and makes it current); otherwise prints
 // "skipped: <what> needs a GPU of SM >= X.Y; <reason>" to stdout and exits with kExitNoGpu.
 DeviceInfo require_sm(int min_sm, const std::string& what);

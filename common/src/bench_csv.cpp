@@ -1,0 +1,44 @@
+#include "tc/bench_csv.hpp"
+
+#include "tc/timer.hpp"  // gemm_flops, tflops
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tc {
+
+std::string bench_csv_line(const BenchRow& r) {
+  for (const std::string* field : {&r.chapter, &r.kernel, &r.precision, &r.layout}) {
+    if (field->find_first_of(",\n") != std::string::npos) {
+      throw std::invalid_argument("a benchmark CSV field holds a comma or newline: '" + *field + "'");
+    }
+  }
+  if (!(r.ms > 0.0)) throw std::invalid_argument("a benchmark row needs a positive time: " + r.kernel);
+  const double flops = gemm_flops(r.shape.m, r.shape.n, r.shape.k);
+  char cublas[96] = "-,-,-";
+  if (r.cublas_ms > 0.0) {
+    std::snprintf(cublas, sizeof cublas, "%.4f,%.1f,%.1f", r.cublas_ms, tflops(flops, r.cublas_ms),
+                  100.0 * r.cublas_ms / r.ms);
+  }
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers, "%d,%d,%d,%.4f,%.1f,%s,%s", r.shape.m, r.shape.n, r.shape.k, r.ms,
+                tflops(flops, r.ms), cublas, r.passed ? "PASS" : "FAIL");
+  return r.chapter + "," + r.kernel + "," + r.precision + "," + r.layout + "," + numbers;
+}
+
+void append_bench_csv(const std::string& path, const std::vector<BenchRow>& rows) {
+  bool has_header = false;
+  {
+    std::ifstream in(path);
+    for (std::string line; in && std::getline(in, line);) has_header |= line == kBenchCsvHeader;
+  }
+  std::ostringstream text;
+  if (!has_header) text << kBenchCsvHeader << '\n';
+  for (const BenchRow& r : rows) text << bench_csv_line(r) << '\n';
+  std::ofstream out(path, std::ios::app);
+  if (!(out << text.str())) throw UsageError("cannot append to " + path);
+}
+
+}  // namespace tc

@@ -1,0 +1,266 @@
+// The benchmark ladder, rendered: the tables and the chart the README and the walkthroughs show, made from
+// docs/results/ladder.csv and nothing else (tc/bench_csv.hpp writes its rows; cmake/ladder.cmake its "# " lines).
+//
+// parse_ladder(text)          the provenance lines and the rows; std::runtime_error naming the line if malformed.
+// ladder_table(ladder, ch)    the text table of chapter `ch` ("02".."06"), or of every chapter for "all": one row
+//                             per kernel with "TFLOP/s  % of cuBLAS" at each size, then one cuBLAS row per precision
+//                             and layout the chapter timed it at (a cuBLAS row identical to one already shown, as for
+//                             chapter 04's u8 rows, which are compared with cuBLAS's s8 GEMM, is not repeated).
+// ladder_svg(ladder, ch)      the chart: per chapter, TFLOP/s against size (cuBLAS dashed) and % of cuBLAS.
+// Host C++ only, no CUDA: doc_sync includes it to check and rewrite the quoted tables and the figures.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ladder {
+
+struct Row {
+  std::string chapter, kernel, precision, layout;
+  int m = 0, n = 0, k = 0;
+  double tflops = 0.0;
+  double cublas_tflops = 0.0;  // 0: cuBLAS not timed
+  double pct = -1.0;           // % of cuBLAS; -1: none
+  std::string verdict;
+};
+
+struct Ladder {
+  std::vector<std::string> provenance;  // the "# " lines, as written
+  std::vector<Row> rows;
+};
+
+inline std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> out;
+  std::string field;
+  std::istringstream in(line);
+  while (std::getline(in, field, sep)) out.push_back(field);
+  if (!line.empty() && line.back() == sep) out.push_back("");
+  return out;
+}
+
+inline Ladder parse_ladder(const std::string& text) {
+  static const char* kHeader =
+      "chapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,pct_cublas,verdict";
+  Ladder l;
+  std::istringstream in(text);
+  int number = 0;
+  bool header = false;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.rfind("# ", 0) == 0) {
+      l.provenance.push_back(line);
+      continue;
+    }
+    if (line == kHeader) {
+      header = true;
+      continue;
+    }
+    const std::vector<std::string> f = split(line, ',');
+    if (!header || f.size() != 13) {
+      throw std::runtime_error("ladder CSV line " + std::to_string(number) + ": expected the header line, then 13 " +
+                               "fields per row: '" + line + "'");
+    }
+    try {
+      Row r;
+      r.chapter = f[0], r.kernel = f[1], r.precision = f[2], r.layout = f[3];
+      r.m = std::stoi(f[4]), r.n = std::stoi(f[5]), r.k = std::stoi(f[6]);
+      r.tflops = std::stod(f[8]);
+      if (f[10] != "-") r.cublas_tflops = std::stod(f[10]);
+      if (f[11] != "-") r.pct = std::stod(f[11]);
+      r.verdict = f[12];
+      l.rows.push_back(r);
+    } catch (const std::logic_error&) {
+      throw std::runtime_error("ladder CSV line " + std::to_string(number) + ": a number does not parse: '" + line +
+                               "'");
+    }
+  }
+  if (l.rows.empty()) throw std::runtime_error("ladder CSV holds no rows");
+  return l;
+}
+
+// Sizes (m, in ascending order) and the chapters, in the order they appear.
+inline std::vector<int> sizes_of(const Ladder& l) {
+  std::set<int> s;
+  for (const Row& r : l.rows) s.insert(r.m);
+  return {s.begin(), s.end()};
+}
+inline std::vector<std::string> chapters_of(const Ladder& l, const std::string& which) {
+  std::vector<std::string> out;
+  for (const Row& r : l.rows)
+    if ((which == "all" || which == r.chapter) && std::find(out.begin(), out.end(), r.chapter) == out.end())
+      out.push_back(r.chapter);
+  if (out.empty()) throw std::runtime_error("ladder CSV has no rows of chapter " + which);
+  return out;
+}
+
+// One line of the chart or table: a kernel (or cuBLAS) of one chapter at one precision and layout, by size.
+struct Series {
+  std::string chapter, label, precision, layout;
+  bool cublas = false;
+  std::map<int, double> tflops, pct;  // by size
+};
+
+inline std::vector<Series> series_of(const Ladder& l, const std::string& chapter) {
+  std::vector<Series> kernels, cublas;
+  auto find = [](std::vector<Series>& v, const Row& r, const std::string& label) -> Series& {
+    for (Series& s : v)
+      if (s.label == label && s.precision == r.precision && s.layout == r.layout) return s;
+    Series s;
+    s.chapter = r.chapter, s.label = label, s.precision = r.precision, s.layout = r.layout;
+    v.push_back(s);
+    return v.back();
+  };
+  for (const Row& r : l.rows) {
+    if (r.chapter != chapter) continue;
+    Series& s = find(kernels, r, r.kernel);
+    s.tflops[r.m] = r.tflops;
+    if (r.pct >= 0.0) s.pct[r.m] = r.pct;
+    if (r.cublas_tflops > 0.0) {
+      Series& c = find(cublas, r, "cuBLAS");
+      c.cublas = true;
+      c.tflops[r.m] = r.cublas_tflops;
+      c.pct[r.m] = 100.0;
+    }
+  }
+  for (const Series& c : cublas) {
+    const bool repeat = std::any_of(kernels.begin(), kernels.end(), [&](const Series& s) {
+      return s.cublas && s.tflops == c.tflops;
+    });
+    if (!repeat) kernels.push_back(c);
+  }
+  return kernels;
+}
+
+inline std::string format(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+inline std::vector<std::string> ladder_table(const Ladder& l, const std::string& which) {
+  const std::vector<int> sizes = sizes_of(l);
+  std::vector<std::string> out = l.provenance;
+  char cell[512];
+  std::snprintf(cell, sizeof cell, "%-7s %-15s %-10s %-6s", "chapter", "kernel", "precision", "layout");
+  std::string head = cell;
+  for (int size : sizes) {
+    std::snprintf(cell, sizeof cell, "  %5d: TFLOP/s %%cuBLAS", size);
+    head += cell;
+  }
+  out.push_back(head);
+  for (const std::string& ch : chapters_of(l, which)) {
+    for (const Series& s : series_of(l, ch)) {
+      std::snprintf(cell, sizeof cell, "%-7s %-15s %-10s %-6s", s.chapter.c_str(), s.label.c_str(),
+                    s.precision.c_str(), s.layout.c_str());
+      std::string text = cell;
+      for (int size : sizes) {
+        const auto t = s.tflops.find(size);
+        const auto p = s.pct.find(size);
+        if (t == s.tflops.end()) std::snprintf(cell, sizeof cell, "  %15s", "-");
+        else std::snprintf(cell, sizeof cell, "  %15.1f", t->second);
+        text += cell;
+        if (p == s.pct.end()) std::snprintf(cell, sizeof cell, " %7s", "-");
+        else std::snprintf(cell, sizeof cell, " %6.1f%%", p->second);
+        text += cell;
+      }
+      out.push_back(text);
+    }
+  }
+  out.push_back("TFLOP/s (TOPS for s8/u8) counts 2*M*N*K with M = N = K = the size; % cuBLAS: cuBLAS's time over "
+                "the kernel's, cuBLAS timed in the same process at the same precision and layout.");
+  return out;
+}
+
+// ---- the chart ----
+
+inline std::string escape(const std::string& s) {
+  std::string o;
+  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+  return o;
+}
+
+// A value axis top that is 1, 2 or 5 times a power of ten at or above v, so the grid lines fall on round numbers.
+inline double nice_top(double v) {
+  const double p = std::pow(10.0, std::floor(std::log10(std::max(v, 1.0))));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * p >= v) return m * p;
+  return 10.0 * p;
+}
+
+inline std::string ladder_svg(const Ladder& l, const std::string& which) {
+  static const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"};
+  const std::vector<int> sizes = sizes_of(l);
+  const std::vector<std::string> chapters = chapters_of(l, which);
+  const int kRowH = 250, kTop = 40, kPanelW = 330, kPanelH = 170, kLeft[2] = {70, 470}, kLegend = 850, kW = 1160;
+  const int height = kTop + kRowH * int(chapters.size()) + 10;
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << height
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  svg << "<text x=\"10\" y=\"22\" font-size=\"15\">Benchmark ladder: TFLOP/s (TOPS for integer) and % of cuBLAS, "
+         "M = N = K (docs/results/ladder.csv)</text>\n";
+  auto x_of = [&](int panel, std::size_t i) {
+    return kLeft[panel] + (sizes.size() == 1 ? kPanelW / 2.0 : double(i) * kPanelW / double(sizes.size() - 1));
+  };
+  for (std::size_t c = 0; c < chapters.size(); ++c) {
+    const std::vector<Series> series = series_of(l, chapters[c]);
+    const int y0 = kTop + int(c) * kRowH + 30;  // panel top
+    double top[2] = {1.0, 100.0};
+    for (const Series& s : series) {
+      for (const auto& [size, v] : s.tflops) top[0] = std::max(top[0], v);
+      for (const auto& [size, v] : s.pct) top[1] = std::max(top[1], v);
+    }
+    top[0] = nice_top(top[0]);
+    top[1] = nice_top(top[1]);
+    const bool integer = std::all_of(series.begin(), series.end(), [](const Series& s) {
+      return s.precision.rfind("s8", 0) == 0 || s.precision.rfind("u8", 0) == 0;
+    });
+    const char* titles[2] = {integer ? "TOPS" : "TFLOP/s", "% of cuBLAS"};
+    for (int p = 0; p < 2; ++p) {
+      svg << "<text x=\"" << kLeft[p] << "\" y=\"" << y0 - 10 << "\" font-weight=\"bold\">chapter " << chapters[c]
+          << ": " << titles[p] << "</text>\n";
+      for (int g = 0; g <= 4; ++g) {  // five grid lines: 0, 1/4 .. the top
+        const double y = y0 + kPanelH - g * kPanelH / 4.0;
+        svg << "<line x1=\"" << kLeft[p] << "\" y1=\"" << y << "\" x2=\"" << kLeft[p] + kPanelW << "\" y2=\"" << y
+            << "\" stroke=\"#ddd\"/>\n<text x=\"" << kLeft[p] - 6 << "\" y=\"" << y + 4
+            << "\" text-anchor=\"end\">" << format("%g", top[p] * g / 4.0) << "</text>\n";
+      }
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        svg << "<text x=\"" << x_of(p, i) << "\" y=\"" << y0 + kPanelH + 16 << "\" text-anchor=\"middle\">"
+            << sizes[i] << "</text>\n";
+      }
+      for (std::size_t s = 0; s < series.size(); ++s) {
+        const std::map<int, double>& values = p == 0 ? series[s].tflops : series[s].pct;
+        if (series[s].cublas && p == 1) continue;  // 100% by definition
+        std::string points;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          const auto v = values.find(sizes[i]);
+          if (v == values.end()) continue;
+          points += format("%.1f,", x_of(p, i)) + format("%.1f ", y0 + kPanelH - v->second / top[p] * kPanelH);
+        }
+        const std::string colour = series[s].cublas ? "#555" : kColours[s % 7];  // cuBLAS: grey, dashed
+        svg << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\""
+            << (series[s].cublas ? " stroke-dasharray=\"6,4\"" : "") << " points=\"" << points << "\"/>\n";
+      }
+    }
+    for (std::size_t s = 0; s < series.size(); ++s) {
+      const double y = y0 + 6 + 18.0 * double(s);
+      const std::string colour = series[s].cublas ? "#555" : kColours[s % 7];
+      const char* dash = series[s].cublas ? " stroke-dasharray=\"6,4\"" : "";
+      svg << "<line x1=\"" << kLegend << "\" y1=\"" << y << "\" x2=\"" << kLegend + 24 << "\" y2=\"" << y
+          << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash << "/>\n<text x=\"" << kLegend + 30
+          << "\" y=\"" << y + 4 << "\">"
+          << escape(series[s].label + "  " + series[s].precision + " " + series[s].layout) << "</text>\n";
+    }
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace ladder
