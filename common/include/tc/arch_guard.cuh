@@ -30,25 +30,17 @@ template <int Tag>
 __global__ void kernel_image_probe() {}
 }  // namespace detail
 
-// What the code for this GPU looks like, when there is some: binary_version is the SASS the runtime loaded (major * 10
-// + minor; for PTX compiled by the driver at load time it is the GPU's own), ptx_version the PTX it came from, or 0.
-struct KernelImage {
-  int binary_version = 0;
-  int ptx_version = 0;
-};
-
-// The loaded image for `device`, or the one-line reason none loads (tc::no_kernel_image_message). `built_for` is the
-// binary's CMAKE_CUDA_ARCHITECTURES (tc::chapter::kArchitectures), used only in the message. Precondition: device is
-// present. Errors: none thrown; a load failure is the returned message.
-inline std::optional<std::string> kernel_image_problem(const DeviceInfo& device, const std::string& built_for,
-                                                KernelImage* image = nullptr) {
+// Nothing if the runtime can load this binary's code for `device` (its own SASS, or PTX the driver compiles, in which
+// case cudaFuncAttributes::binaryVersion is the GPU's and ptxVersion the PTX's); otherwise the one-line reason
+// (tc::no_kernel_image_message). `built_for` is the binary's CMAKE_CUDA_ARCHITECTURES (tc::chapter::kArchitectures),
+// used only in the message. Precondition: device is present. Errors: none thrown; a load failure is the message.
+inline std::optional<std::string> kernel_image_problem(const DeviceInfo& device, const std::string& built_for) {
   cudaFuncAttributes attr{};
   const cudaError_t e = cudaFuncGetAttributes(&attr, detail::kernel_image_probe<0>);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear it, so a later tc::check_launch() cannot report this error as its own
     return no_kernel_image_message(device, built_for, std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e));
   }
-  if (image) *image = {attr.binaryVersion, attr.ptxVersion};
   return std::nullopt;
 }
 
