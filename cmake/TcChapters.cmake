@@ -117,7 +117,8 @@ function(tc_finish_chapters)
     USES_TERMINAL  # stream each chapter's output as it runs instead of buffering it
     COMMENT "Running every chapter in order")
   # ladder: the benchmark ladder (README, "The benchmark ladder"): every laddered chapter at four sizes into
-  # docs/results/ladder.csv, then doc_sync redraws the charts and rewrites the tables the docs quote from it.
+  # docs/results/ladder.csv, then doc_sync redraws the charts and rewrites the tables the docs quote from it. The
+  # CSV's "# command:" line names the README's command, the workflow preset that builds this target.
   add_custom_target(ladder
     COMMAND ${CMAKE_COMMAND} -DLIST=${CMAKE_BINARY_DIR}/tc_chapters.cmake
             -DCSV=${PROJECT_SOURCE_DIR}/docs/results/ladder.csv -DLOG=${CMAKE_BINARY_DIR}/ladder_log.txt
