@@ -13,6 +13,7 @@
 set_property(GLOBAL PROPERTY TC_CHAPTER_RUNS "")
 set_property(GLOBAL PROPERTY TC_CHAPTER_SKIPS "")
 set_property(GLOBAL PROPERTY TC_LADDER_RUNS "")
+set_property(GLOBAL PROPERTY TC_LADDER_TARGETS "")
 
 function(tc_add_chapter dir)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "MIN_SM" "")
