@@ -9,11 +9,26 @@
 #   The chapter's binary: built for TC_CHAPTER_ARCHITECTURES, sees chapter_config.hpp, run by run_chapters in order.
 # tc_chapter_tests(<target> <sources>...)
 #   The chapter's Catch2 tests (see cmake/TcTesting.cmake), built for the same architectures.
+# tc_chapter_exercises(<nn> <sources>...)
+#   Workshop mode (README, "Workshop mode"): the chapter's graded exercises, built only when TC_EXERCISES is ON (the
+#   stubs in <dir>/exercises/) or SOLUTIONS (the same tests on the chapter's own code), as <nn>_exercises.
 
 set_property(GLOBAL PROPERTY TC_CHAPTER_RUNS "")
 set_property(GLOBAL PROPERTY TC_CHAPTER_SKIPS "")
 set_property(GLOBAL PROPERTY TC_LADDER_RUNS "")
 set_property(GLOBAL PROPERTY TC_LADDER_TARGETS "")
+set_property(GLOBAL PROPERTY TC_EXERCISE_TARGETS "")
+
+# Workshop mode. OFF: no exercises. ON: the exercise tests against the stubs a learner edits; they fail until solved.
+# SOLUTIONS: the same tests against the chapter's own code (<dir>/exercises/solutions.cuh), which must pass.
+set(TC_EXERCISES OFF CACHE STRING "Workshop exercises: OFF, ON (the stubs) or SOLUTIONS (the chapters' own code)")
+set_property(CACHE TC_EXERCISES PROPERTY STRINGS OFF ON SOLUTIONS)
+if(NOT TC_EXERCISES MATCHES "^(OFF|ON|SOLUTIONS)$")
+  message(FATAL_ERROR "TC_EXERCISES is \"${TC_EXERCISES}\"; use OFF, ON or SOLUTIONS")
+endif()
+if(NOT TC_EXERCISES STREQUAL "OFF" AND NOT TC_BUILD_TESTS)
+  message(FATAL_ERROR "TC_EXERCISES=${TC_EXERCISES} needs TC_BUILD_TESTS=ON: the exercises are graded by Catch2 tests")
+endif()
 
 function(tc_add_chapter dir)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "MIN_SM" "")
@@ -61,6 +76,46 @@ function(tc_chapter_tests target)
   tc_add_catch_tests(${target} ${ARGN})
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
+endfunction()
+
+# Each test case is one exercise, named "exercise NN.M: ..."; labels "exercise" and "exercise-<nn>", plus "gpu" (and
+# the GPU skip code) for cases tagged [gpu]. Host cases are deliberately not labelled "host": that label is the
+# chapters' own suite.
+function(tc_chapter_exercises nn)
+  if(TC_EXERCISES STREQUAL "OFF")
+    return()
+  endif()
+  set(target ${nn}_exercises)
+  add_executable(${target} ${ARGN})
+  target_link_libraries(${target} PRIVATE tc_test_support)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
+  if(TC_EXERCISES STREQUAL "SOLUTIONS")
+    target_compile_definitions(${target} PRIVATE TC_EXERCISE_SOLUTIONS=1)
+  else()
+    target_compile_definitions(${target} PRIVATE TC_EXERCISE_SOLUTIONS=0)
+  endif()
+  catch_discover_tests(${target}
+    TEST_SPEC "[gpu]"
+    TEST_PREFIX "${target}:"
+    TEST_LIST ${target}_gpu
+    PROPERTIES SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  catch_discover_tests(${target}
+    TEST_SPEC "~[gpu]"
+    TEST_PREFIX "${target}:"
+    TEST_LIST ${target}_host)
+  # catch_discover_tests' PROPERTIES flattens a list value, so a test would get only the first of several labels.
+  # The labels are set instead by a ctest include file that runs after the discovered tests are defined.
+  set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake")
+  file(WRITE "${labels_file}" "foreach(t IN LISTS ${target}_gpu)
+  set_tests_properties(\"\${t}\" PROPERTIES LABELS \"exercise;exercise-${nn};gpu\")
+endforeach()
+foreach(t IN LISTS ${target}_host)
+  set_tests_properties(\"\${t}\" PROPERTIES LABELS \"exercise;exercise-${nn}\")
+endforeach()
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
+  set_property(GLOBAL APPEND PROPERTY TC_EXERCISE_TARGETS ${target})
 endfunction()
 
 # tc_chapter_sanitizer_tests(<target> <args>...)
@@ -112,6 +167,11 @@ function(tc_finish_chapters)
     string(APPEND content "list(APPEND TC_LADDER \"${run}\")\n")
   endforeach()
   file(GENERATE OUTPUT "${CMAKE_BINARY_DIR}/tc_chapters.cmake" CONTENT "${content}")
+  # exercises: every chapter's exercise tests (workshop mode), what the workshop presets build.
+  get_property(exercise_targets GLOBAL PROPERTY TC_EXERCISE_TARGETS)
+  if(exercise_targets)
+    add_custom_target(exercises DEPENDS ${exercise_targets})
+  endif()
   add_custom_target(run_chapters
     COMMAND ${CMAKE_COMMAND} -DLIST=${CMAKE_BINARY_DIR}/tc_chapters.cmake -P ${PROJECT_SOURCE_DIR}/cmake/run_chapters.cmake
     DEPENDS ${runs}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# exercises_summary.sh <out>: workshop mode on this machine (README, "Workshop mode"). Builds and runs the exercise
+# tests against the chapters' own code (preset workshop-solutions: all must pass) and against the stubs as shipped
+# (preset workshop: all must fail), and writes each ctest verdict with the machine it ran on. Used to make
+# docs/results/exercises_h200.txt, which the README quotes. Exit status: 0 when both verdicts are as they must be.
+set -uo pipefail
+out=$1
+status=0
+{
+  echo "# command: docs/tools/exercises_summary.sh $out"
+  echo "# device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no GPU')"
+  for preset in workshop-solutions workshop; do
+    echo
+    echo "== cmake --workflow --preset $preset =="
+    if ! { cmake --preset "$preset" && cmake --build --preset "$preset"; } >/tmp/exercises_build.log 2>&1; then
+      echo "build failed:"; tail -20 /tmp/exercises_build.log; status=1; continue
+    fi
+    ctest --preset "$preset" >/tmp/exercises_ctest.log 2>&1
+    # The verdict and the lists of failed and skipped tests; not the per-test progress or the timings.
+    sed -n '/tests passed/p; /^The following tests did not run:/,/^$/p; /^The following tests FAILED:/,/^$/p' /tmp/exercises_ctest.log | grep -v '^$'
+    total=$(ctest --preset "$preset" -N | sed -n 's/^Total Tests: //p')
+    # ctest lists each as "<tab>NN - <name> (Failed)", newer versions with the labels after it.
+    failed=$(grep -cE '^[[:space:]]+[0-9]+ - .*\(Failed\)' /tmp/exercises_ctest.log || true)
+    skipped=$(grep -cE '^[[:space:]]+[0-9]+ - .*\(Skipped\)' /tmp/exercises_ctest.log || true)
+    if [ "$preset" = workshop-solutions ] && [ "$failed" -ne 0 ]; then status=1; fi
+    if [ "$preset" = workshop ] && [ "$failed" -ne "$((total - skipped))" ]; then status=1; fi
+  done
+} >"$out"
+exit $status
