@@ -47,7 +47,9 @@ struct MmaCeiling {
 inline MmaCeiling measure_mma_ceiling(int warmup, int repeats) {
   MmaCeiling r;
   const int blocks = tc::query_device().multiprocessors * MmaCeiling::kBlocksPerSm;
-  tc::DeviceBuffer<std::uint32_t> in(std::vector<std::uint32_t>(6, 0u));  // zeros: the rate does not depend on values
+  // Zeros: the issue rate does not depend on the values, but the power drawn does. Zero operands keep the kernel
+  // under the board's power limit, so this is the ceiling at full clock (docs/06, "The ceiling").
+  tc::DeviceBuffer<std::uint32_t> in(std::vector<std::uint32_t>(6, 0u));
   tc::DeviceBuffer<float> out(std::size_t(blocks) * MmaCeiling::kThreads);
   auto launch = [&] {
     mma_ceiling_kernel<MmaCeiling::kChains>
