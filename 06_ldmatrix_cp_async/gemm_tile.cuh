@@ -59,6 +59,10 @@ struct GemmTile {
     const int in_group = b % per_group;
     return {in_group / size_n, first_n + in_group % size_n};
   }
+  // The n8 tile the jj-th mma.sync of row i of a K step multiplies: rows run left to right, then right to left
+  // (serpentine). At each turn two consecutive mma.sync read the same B registers, which the operand reuse cache can
+  // then serve instead of the register file, as it serves the A registers along a row.
+  __host__ __device__ static constexpr int mma_column(int i, int jj) { return i % 2 == 0 ? jj : TilesN - 1 - jj; }
   // Where warp w's WarpM x WarpN patch starts inside the block tile: warps run down M first.
   __host__ __device__ static constexpr tc::Coord warp_origin(int warp) {
     return {warp % WarpsM * WarpM, warp / WarpsM * WarpN};
@@ -113,13 +117,14 @@ __device__ inline void load_fragments(const __half* stage, tc::Coord warp, int l
     tc::ldmatrix_x4(f.b[j], b + j * 2 * Tile::Mma::N * Tile::Lines::kLineStride);
 }
 
-// TilesM x TilesN mma.sync of one K step into the fp32 accumulators.
+// TilesM x TilesN mma.sync of one K step into the fp32 accumulators, in Tile::mma_column's order.
 template <typename Tile>
 __device__ inline void mma_fragments(const WarpFragments<Tile>& f, float (&acc)[Tile::TilesM][Tile::TilesN][4]) {
 #pragma unroll
   for (int i = 0; i < Tile::TilesM; ++i)
 #pragma unroll
-    for (int j = 0; j < Tile::TilesN; ++j) {
+    for (int jj = 0; jj < Tile::TilesN; ++jj) {
+      const int j = Tile::mma_column(i, jj);
       const std::uint32_t b[2] = {f.b[j / 2][j % 2 * 2], f.b[j / 2][j % 2 * 2 + 1]};
       tc::mma_m16n8k16_row_col_f32_f16_f16_f32(acc[i][j], f.a[i], b, acc[i][j]);
     }

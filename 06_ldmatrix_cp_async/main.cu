@@ -37,7 +37,7 @@ namespace {
 struct Options {
   std::vector<tc::GemmShape> sizes;
   double alpha, beta;
-  int warmup, repeats;
+  int warmup, repeats, rest_ms;
   std::uint64_t seed;
   std::string svg_dir, csv;
 };
@@ -172,6 +172,7 @@ Row run_step(const Options& o, Operands& p, const StepInfo& step, double cublas_
       tc::compare(p.m, p.n, p.k, got.data(), p.ldc, p.ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
   row.passed = r.passed;
   if (!r.passed) std::printf("%s at %dx%dx%d: %s\n", step.name, p.m, p.n, p.k, r.summary().c_str());
+  tc::rest_gpu(o.rest_ms);  // every timing starts from the same rested GPU, at the same clock (tc/timer.hpp)
   row.ms = tc::benchmark(launch, o.warmup, o.repeats).median_ms;
   row.cublas_ms = cublas_ms;
   return row;
@@ -179,6 +180,7 @@ Row run_step(const Options& o, Operands& p, const StepInfo& step, double cublas_
 
 double time_cublas(const Options& o, Operands& p, const tc::CublasHandle& cublas) {
   p.c.upload(p.c_host);  // cuBLAS reads C when beta != 0: give it the input C
+  tc::rest_gpu(o.rest_ms);
   return tc::benchmark([&] { tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, p.m, p.n, p.k, o.alpha,
                                                             p.a.data(), p.lda, p.b.data(), p.ldb, o.beta, p.c.data(),
                                                             p.ldc, p.c.data(), p.ldc); },
@@ -199,14 +201,17 @@ int main(int argc, char** argv) {
         .add_real("beta", 0.0, "scale of C; 0 means C is not read")
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 20, "timed launches; the median is reported", 20)
+        .add_int("rest-ms", 1500, "idle milliseconds before each timing, so that every kernel and cuBLAS start at "
+                                  "the same clock",
+                 0)
         .add_int("seed", 2026, "random seed", 0)
         .add_string("svg", "", "write the chapter's figures (as 06_figures does) into this folder")
         .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
     tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
-    const Options o{cli.get_shapes("sizes"),    cli.get_real("alpha"),        cli.get_real("beta"),
-                    int(cli.get_int("warmup")), int(cli.get_int("repeats")), std::uint64_t(cli.get_int("seed")),
-                    cli.get_string("svg"), cli.get_string("csv")};
+    const Options o{cli.get_shapes("sizes"),      cli.get_real("alpha"),        cli.get_real("beta"),
+                    int(cli.get_int("warmup")),   int(cli.get_int("repeats")), int(cli.get_int("rest-ms")),
+                    std::uint64_t(cli.get_int("seed")), cli.get_string("svg"), cli.get_string("csv")};
 
     tc::print_run_header("Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline", "06_ldmatrix_cp_async",
                          argc, argv);
@@ -241,8 +246,8 @@ int main(int argc, char** argv) {
 
     // (7) The table.
     std::printf("\n== results: C = alpha*A*B + beta*C, fp16 in, fp32 accumulate, A row-major, B column-major (TN), "
-                "alpha %g, beta %g; median of %d launches after %d warm-up ==\n",
-                o.alpha, o.beta, o.repeats, o.warmup);
+                "alpha %g, beta %g; median of %d launches after %d warm-up, each timing after %d ms idle ==\n",
+                o.alpha, o.beta, o.repeats, o.warmup, o.rest_ms);
     std::printf("%-16s %-14s %9s %9s %9s %9s %10s %8s\n", "size", "step", "ms", "TFLOP/s", "cuBLAS", "% cuBLAS",
                 "% ceiling", "verdict");
     for (const Row& r : rows) {

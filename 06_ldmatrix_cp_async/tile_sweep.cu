@@ -1,9 +1,10 @@
-// 06_tile_sweep: the bounded sweep that chose Step4Tile. Fourteen tiles of step 3's kernel (multistage_gemm_kernel on
+// 06_tile_sweep: the bounded sweep that chose Step4Tile. Fifteen tiles of step 3's kernel (multistage_gemm_kernel on
 // the swizzled layout), compiled ahead, each run on one fp16 -> fp32 problem (m = n = k = --size, A row-major, B
 // column-major), checked against the reference (cuBLAS at this size, tc/reference_for.cuh) and timed beside cuBLAS's
 // fp16 TN GEMM on the same operands, in the same process. Writes CSV to stdout, one line per tile with its registers,
 // spills and shared memory, so the choice can be re-made on another GPU; docs/06 renders it as a table.
-// Usage: 06_tile_sweep [--size 8192] [--repeats 20]. Exit codes: README.md, "Exit codes" (1 on any mismatch).
+// Every timing, cuBLAS's included, starts after --rest-ms of idle GPU (tc::rest_gpu says why).
+// Usage: 06_tile_sweep [--size 8192] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes" (1 on any mismatch).
 #include "chapter_config.hpp"
 #include "gemm_launch.cuh"
 
@@ -25,7 +26,7 @@
 namespace {
 
 struct Problem {
-  int size, warmup, repeats;
+  int size, warmup, repeats, rest_ms;
   const __half *a, *b;
   float* c;
   const tc::GemmReference* ref;
@@ -42,6 +43,7 @@ bool sweep_one(const Problem& p) {
   TC_CHECK(cudaMemcpy(got.data(), p.c, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
   const tc::CompareResult r =
       tc::compare(s, s, s, got.data(), s, *p.ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
+  tc::rest_gpu(p.rest_ms);
   const double ms = tc::benchmark(launch, p.warmup, p.repeats).median_ms;
   cudaFuncAttributes attr{};
   TC_CHECK(cudaFuncGetAttributes(&attr, multistage_gemm_kernel<Tile>));
@@ -58,11 +60,12 @@ bool sweep_one(const Problem& p) {
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
-    tc::Cli cli("06_tile_sweep", "Time fourteen tiles of chapter 06's multistage kernel against cuBLAS fp16 TN; CSV to "
+    tc::Cli cli("06_tile_sweep", "Time fifteen tiles of chapter 06's multistage kernel against cuBLAS fp16 TN; CSV to "
                                  "stdout.");
     cli.add_int("size", 8192, "m = n = k, a multiple of 256", 256)
         .add_int("warmup", 5, "untimed launches before timing", 0)
-        .add_int("repeats", 20, "timed launches; the median is reported", 20);
+        .add_int("repeats", 20, "timed launches; the median is reported", 20)
+        .add_int("rest-ms", 1500, "idle milliseconds before each timing", 0);
     if (!cli.parse(argc, argv)) return tc::kExitOk;
     tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
     const int s = int(cli.get_int("size"));
@@ -80,6 +83,8 @@ int main(int argc, char** argv) {
     tc::DeviceBuffer<__half> d_a(a), d_b(b);
     tc::DeviceBuffer<float> d_c(std::size_t(s) * s);
     const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
+    const int rest_ms = int(cli.get_int("rest-ms"));
+    tc::rest_gpu(rest_ms);
     const double cublas_ms = tc::benchmark(
                                  [&] {
                                    tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0,
@@ -88,7 +93,7 @@ int main(int argc, char** argv) {
                                  },
                                  warmup, repeats)
                                  .median_ms;
-    const Problem p{s, warmup, repeats, d_a.data(), d_b.data(), d_c.data(), &ref, cublas_ms};
+    const Problem p{s, warmup, repeats, rest_ms, d_a.data(), d_b.data(), d_c.data(), &ref, cublas_ms};
 
     std::printf("block_m,block_n,block_k,warps_m,warps_n,stages,group_n,threads,smem_bytes,registers,spill_bytes,ms,"
                 "tflops,cublas_tflops,pct_cublas,verdict\n");
@@ -96,7 +101,7 @@ int main(int argc, char** argv) {
     // [doc:configs]
     // Warp tiles of 64 x 32 and 64 x 64; block tiles from 128 x 128 to 256 x 128; 32- and 64-deep slices; 3 or 4
     // stages (4 at BlockK = 64 only where it fits in 227 KB); block order plain (GroupN 1) or in groups of 8 and 16
-    // block columns. All on the swizzled layout.
+    // block columns. All on the swizzled layout, all with the serpentine mma order.
     using Sw = tc::Swizzled;
     ok &= sweep_one<GemmTile<128, 128, 32, 2, 4, 4, Sw>>(p);  // step 3's tile
     ok &= sweep_one<GemmTile<128, 128, 32, 2, 2, 4, Sw>>(p);
@@ -110,6 +115,7 @@ int main(int argc, char** argv) {
     ok &= sweep_one<GemmTile<128, 256, 32, 2, 4, 3, Sw, 8>>(p);
     ok &= sweep_one<GemmTile<128, 256, 32, 2, 4, 3, Sw, 16>>(p);
     ok &= sweep_one<GemmTile<128, 256, 64, 2, 4, 3, Sw, 16>>(p);
+    ok &= sweep_one<GemmTile<128, 256, 64, 2, 4, 4, Sw, 8>>(p);
     ok &= sweep_one<GemmTile<128, 256, 64, 2, 4, 4, Sw, 16>>(p);
     ok &= sweep_one<GemmTile<256, 128, 64, 4, 2, 4, Sw, 16>>(p);
     // [/doc:configs]

@@ -187,6 +187,23 @@ TEST_CASE("each thread's copies are its first one shifted by whole passes of lin
   CHECK(holds(GemmTile<128, 128, 64, 2, 2, 4, tc::Swizzled>{}));
 }
 
+TEST_CASE("the serpentine mma order multiplies every n8 tile once per row and reuses B at each turn", "[tile]") {
+  auto holds = [](auto tile) {
+    using T = decltype(tile);
+    for (int i = 0; i < T::TilesM; ++i) {
+      std::vector<int> hits(T::TilesN, 0);
+      for (int jj = 0; jj < T::TilesN; ++jj) ++hits[T::mma_column(i, jj)];
+      for (int h : hits)
+        if (h != 1) return false;
+      if (i > 0 && T::mma_column(i, 0) != T::mma_column(i - 1, T::TilesN - 1)) return false;  // the turn
+    }
+    return true;
+  };
+  CHECK(holds(Step1Tile{}));
+  CHECK(holds(Step3Tile{}));
+  CHECK(holds(Step4Tile{}));
+}
+
 TEST_CASE("the block order visits every block tile once, for any group width", "[tile]") {
   for (const auto& shape : {std::pair{64, 32}, std::pair{5, 7}, std::pair{1, 1}, std::pair{3, 20}}) {
     const int tiles_m = shape.first, tiles_n = shape.second;

@@ -20,4 +20,5 @@ TEST_CASE("GEMM FLOP counting and TFLOP/s", "[timer]") {
 TEST_CASE("benchmark rejects bad counts before touching the GPU", "[timer]") {
   CHECK_THROWS_AS(tc::benchmark([] {}, -1, 10), std::invalid_argument);
   CHECK_THROWS_AS(tc::benchmark([] {}, 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(tc::rest_gpu(-1), std::invalid_argument);
 }
