@@ -4,7 +4,8 @@
 // fp16 TN GEMM on the same operands, in the same process. Writes CSV to stdout, one line per tile with its registers,
 // spills and shared memory, so the choice can be re-made on another GPU; docs/06 renders it as a table.
 // Every timing, cuBLAS's included, starts after --rest-ms of idle GPU (tc::rest_gpu says why).
-// Usage: 06_tile_sweep [--size 8192] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes" (1 on any mismatch).
+// Usage: 06_tile_sweep [--size 8192] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes" (1 on any
+// mismatch).
 #include "chapter_config.hpp"
 #include "gemm_launch.cuh"
 
