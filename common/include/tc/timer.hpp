@@ -4,10 +4,7 @@
 // warm-up stay out of the numbers), then `repeats` times, each bracketed by events recorded on `stream`, and
 // synchronizes once at the end. Each sample is one launch's event-to-event time in milliseconds; the median is the
 // statistic the tutorial reports (robust to the odd slow launch), min and max show the spread.
-// rest_gpu(idle_ms) waits for the GPU's queued work, then idles idle_ms milliseconds: call it before a timing that is
-// compared with another. A GPU at its power limit lowers its clock after some tens of milliseconds of heavy work and
-// raises it again when idle, so two kernels timed back to back are compared at different clocks, to the disadvantage
-// of whichever runs second; starting each timing from the same rested GPU compares them at the same clock.
+// rest_gpu(idle_ms), below, lets the GPU idle before a timing that is compared with another.
 // Preconditions: warmup >= 0, repeats >= 1, and launch() enqueues its work on `stream`.
 // Errors: std::invalid_argument for bad counts; tc::CudaError from the event calls.
 // Source: CUDA C++ Programming Guide, "Events" (cudaEventElapsedTime has a resolution of about half a microsecond).
@@ -52,7 +49,13 @@ class Event {
   cudaEvent_t event_{};
 };
 
+// Waits for all of the current device's queued work, then sleeps idle_ms milliseconds (on the host; the GPU idles).
+// Call it before a timing that is compared with another. A GPU at its power limit lowers its clock after some tens of
+// milliseconds of heavy work and raises it again when idle, so two kernels timed back to back are compared at
+// different clocks, to the disadvantage of whichever runs second; starting each timing from the same rested GPU
+// compares them at the same clock (docs/06, "The ceiling", has the H200's case).
 // Errors: std::invalid_argument for idle_ms < 0 (before any CUDA call); tc::CudaError from the synchronisation.
+// Source: CUDA Runtime API, "Device Management" (cudaDeviceSynchronize).
 inline void rest_gpu(int idle_ms) {
   if (idle_ms < 0) throw std::invalid_argument("rest_gpu: idle_ms must be >= 0, got " + std::to_string(idle_ms));
   TC_CHECK(cudaDeviceSynchronize());
