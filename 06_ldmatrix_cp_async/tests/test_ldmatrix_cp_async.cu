@@ -1,9 +1,10 @@
 // Chapter 06 tests. Host: the committed figures equal what figures.hpp draws; every step's ldmatrix reads and
 // cp.async writes are conflict-free by the bank calculator on the kernels' own offsets; copies and warps cover their
-// tiles once; the launchers' one-line errors. GPU: every ldmatrix variant against tc::ldmatrix_map; every step on
-// 128x128x32, an odd shape, integer-exact shapes and (in [large]) 4096^3 and 8192^3 against cuBLAS, each with
-// (alpha, beta) = (1, 0) and (0.5, 2).
+// tiles once; the launchers' one-line errors; the ablation kernels' K weights. GPU: every ldmatrix variant against
+// tc::ldmatrix_map; every step on 128x128x32, an odd shape, integer-exact shapes and (in [large]) 4096^3 and 8192^3
+// against cuBLAS, each with (alpha, beta) = (1, 0) and (0.5, 2); each ablation kernel against its K weights.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "ablation.cuh"
 #include "figures.hpp"
 #include "gemm_launch.cuh"
 #include "ldmatrix_probe.cuh"
@@ -117,6 +118,38 @@ void check_gemm(const tc::CublasHandle& cublas, const NamedLauncher& step, int m
   const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<tc::WmmaF16>(fill));
   INFO(step.name << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << ": " << r.summary());
   CHECK(r.passed);
+}
+
+// An ablation kernel on (m, n, k) with integer-valued operands against the product ablation_k_weight describes:
+// C = alpha * A' * diag(weight) * B' + beta * C, where A' and B' are the block tile's own rows and columns
+// (PlusCopies) or block tile (0, 0)'s (the others). The sums are small integers (times 0.5), exact in fp32, so the
+// comparison is exact.
+template <Ablation Part>
+void check_ablation(int m, int n, int k, float alpha, float beta) {
+  using T = Step4Tile;
+  std::vector<__half> a(std::size_t(m) * k), b(std::size_t(n) * k);
+  std::vector<float> c(std::size_t(m) * n);
+  tc::fill_random(a, 71, tc::Fill::Integer);
+  tc::fill_random(b, 72, tc::Fill::Integer);
+  tc::fill_random(c, 73, tc::Fill::Integer);
+  tc::DeviceBuffer<__half> d_a(a), d_b(b);
+  tc::DeviceBuffer<float> d_c(c);
+  launch_ablation<T, Part>(m, n, k, alpha, d_a.data(), k, d_b.data(), k, beta, d_c.data(), m);
+  const std::vector<float> got = d_c.download();
+  int wrong = 0;
+  for (int col = 0; col < n; ++col)
+    for (int row = 0; row < m; ++row) {
+      const bool own = Part == Ablation::PlusCopies;
+      const int a_row = own ? row : row % T::BlockM, b_col = own ? col : col % T::BlockN;
+      double sum = 0.0;
+      for (int kk = 0; kk < k; ++kk)
+        sum += ablation_k_weight<T>(Part, kk, k) * double(__half2float(a[std::size_t(a_row) * k + kk])) *
+               double(__half2float(b[std::size_t(b_col) * k + kk]));
+      const double want = alpha * sum + beta * double(c[std::size_t(col) * m + row]);
+      wrong += double(got[std::size_t(col) * m + row]) != want;
+    }
+  INFO("ablation part " << int(Part) << " on " << m << "x" << n << "x" << k << ": " << wrong << " elements differ");
+  CHECK(wrong == 0);
 }
 
 template <int Num, bool Trans>
@@ -242,6 +275,29 @@ TEST_CASE("the launchers reject bad arguments with one-line errors", "[errors]")
   }
 }
 
+TEST_CASE("the ablation kernels' K weights: each part multiplies what its comment says", "[ablation]") {
+  using T = Step4Tile;  // 64-deep slices, 4 K steps, 3 stages filled by the prologue
+  const int k = 7 * T::BlockK;
+  CHECK(ablation_k_weight<T>(Ablation::MmaOnly, 0, k) == 14);  // K steps 0 and 1, twice in each of 7 slices
+  CHECK(ablation_k_weight<T>(Ablation::MmaOnly, 31, k) == 14);
+  CHECK(ablation_k_weight<T>(Ablation::MmaOnly, 32, k) == 0);
+  CHECK(ablation_k_weight<T>(Ablation::PlusLdmatrix, 0, k) == 3);  // slices 0, 3 and 6 read stage 0
+  CHECK(ablation_k_weight<T>(Ablation::PlusBarrier, 64, k) == 2);  // slices 1 and 4 read stage 1
+  CHECK(ablation_k_weight<T>(Ablation::PlusBarrier, 191, k) == 2);
+  CHECK(ablation_k_weight<T>(Ablation::PlusBarrier, 192, k) == 0);  // never copied
+  int total = 0;
+  for (int kk = 0; kk < k; ++kk) total += ablation_k_weight<T>(Ablation::PlusLdmatrix, kk, k);
+  CHECK(total == k);  // every slice reads a full stage: the same work as step 4
+  CHECK(ablation_k_weight<T>(Ablation::PlusCopies, 0, k) == 1);  // 7 slices: fewer than kL2Slices, each once
+  CHECK(ablation_k_weight<T>(Ablation::PlusCopies, k - 1, k) == 1);
+  CHECK(ablation_k_weight<T>(Ablation::PlusCopies, 0, 20 * T::BlockK) == 3);  // slices 0, 8 and 16
+  CHECK(ablation_k_weight<T>(Ablation::PlusCopies, 4 * T::BlockK, 20 * T::BlockK) == 2);  // slices 4 and 12
+  CHECK(ablation_k_weight<T>(Ablation::PlusCopies, 8 * T::BlockK, 20 * T::BlockK) == 0);  // never copied
+  const std::string too_short = tc::test::thrown_message<std::invalid_argument>(
+      [] { launch_ablation<T, Ablation::PlusCopies>(128, 256, 128, 1, nullptr, 128, nullptr, 128, 0, nullptr, 128); });
+  CHECK(too_short.find("k a multiple of 64 and >= 192") != std::string::npos);
+}
+
 // ---- GPU -------------------------------------------------------------------------------------------------------
 
 TEST_CASE("every ldmatrix variant delivers what tc::ldmatrix_map says", "[gpu][probe]") {
@@ -284,4 +340,17 @@ TEST_CASE("every step matches cuBLAS at 4096^3 and 8192^3", "[gpu][gemm][large]"
     for (const NamedLauncher& step : kSteps)
       for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
         check_gemm(cublas, step, s, s, s, alpha, beta, tc::Fill::Real);
+}
+
+TEST_CASE("each ablation kernel computes the product its K weights describe", "[gpu][ablation]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  // 2 x 2 block tiles; 7 slices, so the stages' reuse does not divide evenly; (alpha, beta) = (0.5, 2) reads C.
+  for (auto [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{0.5f, 2.0f}}) {
+    check_ablation<Ablation::MmaOnly>(256, 512, 448, alpha, beta);
+    check_ablation<Ablation::PlusLdmatrix>(256, 512, 448, alpha, beta);
+    check_ablation<Ablation::PlusBarrier>(256, 512, 448, alpha, beta);
+    check_ablation<Ablation::PlusCopies>(256, 512, 448, alpha, beta);
+  }
+  check_ablation<Ablation::PlusCopies>(256, 512, 20 * 64, 1.0f, 0.0f);  // past kL2Slices: K slices 0..3 taken 3 times
+  check_ablation<Ablation::PlusCopies>(128, 256, 192, 1.0f, 0.0f);      // the fewest slices allowed: the prologue's 3
 }
