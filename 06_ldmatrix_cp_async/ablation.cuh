@@ -19,6 +19,7 @@
 #include "tc/check.hpp"
 #include "tc/cp_async.cuh"
 #include "tc/dynamic_smem.hpp"
+#include "tc/tile_contract.hpp"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -119,17 +120,17 @@ __global__ void __launch_bounds__(Tile::kThreads)
 // [/doc:ablation_kernel]
 
 // Launch ablation_kernel<Tile, Part> with the tutorial's launcher signature. Shapes and preconditions: as the
-// kernel. Errors: std::invalid_argument (one line) when m, n, k break them or a pointer is null; tc::CudaError when
-// the launch fails. Source: CUDA C++ Programming Guide, "Shared Memory" (opting in above 48 KB).
+// kernel; the steps' tile contract (tc/tile_contract.hpp) checks all but the minimum k. Errors: std::invalid_argument
+// (one line) when they are broken; tc::CudaError when the launch fails. Source: CUDA C++ Programming Guide, "Shared
+// Memory" (opting in above 48 KB).
 template <typename Tile, Ablation Part>
 void launch_ablation(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb, float beta,
                      float* C, int ldc, cudaStream_t stream = nullptr) {
-  if (m <= 0 || n <= 0 || m % Tile::BlockM != 0 || n % Tile::BlockN != 0 || k % Tile::BlockK != 0 ||
-      k < (Tile::Stages - 1) * Tile::BlockK || lda < k || ldb < k || ldc < m || !A || !B || !C)
-    throw std::invalid_argument("ablation: need m, n positive multiples of " + std::to_string(Tile::BlockM) + ", " +
-                                std::to_string(Tile::BlockN) + ", k a multiple of " + std::to_string(Tile::BlockK) +
-                                " and >= " + std::to_string((Tile::Stages - 1) * Tile::BlockK) +
-                                ", lda, ldb >= k, ldc >= m, non-null pointers");
+  constexpr int kMinK = (Tile::Stages - 1) * Tile::BlockK;  // the prologue fills Stages - 1 stages from K
+  if (k < kMinK) throw std::invalid_argument("ablation: k must be >= " + std::to_string(kMinK) + ", got " +
+                                             std::to_string(k));
+  const tc::TileMultiple tile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
+  if (!tc::check_tiled_launch("ablation", tile, tc::Op::T, tc::Op::N, m, n, k, A, lda, B, ldb, C, ldc)) return;
   const auto kernel = ablation_kernel<Tile, Part>;
   static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "ablation"), true);
   (void)opted_in;
