@@ -1,9 +1,10 @@
 // Chapter 02: a full GEMM from WMMA tiles, naive then block-tiled, for every WMMA type.
 //
 // Read top to bottom: (1) read the problem from the command line, (2) explain on the host what each kernel will
-// load per FLOP and how warps map onto tiles (this part runs on any machine), (3) check for a GPU, (4) for each
-// precision: make inputs and a reference, run each kernel and verify it, time it next to cuBLAS in the same process,
-// (5) print one table and exit non-zero on any mismatch. Exit codes: README.md, "Exit codes".
+// load per FLOP and how warps map onto tiles (this part runs on any machine), (3) check for a GPU and that the problem
+// fits in memory, (4) for each precision: make the two operand sets of tc/gemm_check.hpp (integers, checked exactly;
+// random reals, timed), run each kernel and verify it on both, time it next to cuBLAS in the same process, (5) print
+// the timing table and the verification table, and exit non-zero on any mismatch. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_tiled_gemm.cuh"
 
@@ -14,12 +15,12 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/layouts/lane_map.hpp"
 #include "tc/main.hpp"
+#include "tc/memory.hpp"
 #include "tc/padded_gemm.hpp"
-#include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
 #include "tc/warp_tile_grid.hpp"
 
@@ -39,7 +40,6 @@ struct Options {
   double alpha, beta;
   int warmup, repeats;
   std::uint64_t seed;
-  tc::Fill fill;
   std::string types, kernels, svg_dir, csv;
 };
 
@@ -132,33 +132,38 @@ struct Row {
   std::string kernel, type;
   double ms = 0.0, ms_with_copies = -1.0;  // -1: the operands kept the tile contract, no copies were made
   double cublas_ms = -1.0;  // -1: cuBLAS cannot run this problem
-  double worst_error = -1.0;  // -1: not verified here (cuBLAS is the yardstick, not a kernel under test)
+  double worst_error = -1.0;  // random operands against fp64; -1: not verified here (cuBLAS is the yardstick)
   std::string verdict;
 };
 
-// (4) One precision: inputs, reference, then each kernel run, verified and timed, and cuBLAS timed beside it.
+// The problem every precision runs: all three matrices column-major with tight leading dimensions.
+tc::GemmProblem problem(const Options& o) {
+  return tc::GemmProblem::tight(tc::Op::N, tc::Op::N, o.m, o.n, o.k, o.alpha, o.beta);
+}
+
+// What one precision allocates: both checks' operands and references (tc/gemm_check.hpp), and the padded copies a
+// kernel takes where the operands break its tile contract (the larger of the two kernels' tiles).
 template <typename P>
-bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector<Row>& rows) {
+tc::MemoryNeed memory_need(const Options& o) {
+  const tc::MemoryNeed padded = tc::padded_operands_memory<WmmaBlockTiledGemm<P>>(o.m, o.n, o.k);
+  return tc::gemm_check_memory<typename P::Input, typename P::Accumulator>(problem(o)) + padded;
+}
+
+// (4) One precision: the two operand sets and their references, then each kernel verified on both and timed on the
+// random one, and cuBLAS timed beside it.
+template <typename P>
+bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector<Row>& rows,
+                   std::vector<tc::VerificationRow>& checks) {
   using In = typename P::Input;
   using Acc = typename P::Accumulator;
-  const int m = o.m, n = o.n, k = o.k, lda = m, ldb = k, ldc = m;
+  const tc::GemmProblem p = problem(o);
+  const int m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb, ldc = p.ldc;
   const Acc alpha = static_cast<Acc>(o.alpha), beta = static_cast<Acc>(o.beta);
 
-  std::vector<In> a(std::size_t(lda) * k), b(std::size_t(ldb) * n);
-  std::vector<Acc> c(std::size_t(ldc) * n);
-  tc::fill_random(a, o.seed, o.fill);
-  tc::fill_random(b, o.seed + 1, o.fill);
-  tc::fill_random(c, o.seed + 2, o.fill);
-
-  const bool on_cpu = tc::reference_on_cpu(m, n, k);
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
-  const tc::Tolerance tol = tc::tolerance_for<P>(o.fill);
-
-  tc::DeviceBuffer<In> d_a(a), d_b(b);
-  tc::DeviceBuffer<Acc> d_c(c.size());
-  // C before a run: the input C when beta != 0, else poison (NaN; 0x80808080 for s32), so unwritten elements fail.
-  auto reset_c = [&] { o.beta != 0.0 ? d_c.upload(c) : d_c.poison(); };
+  tc::ExactCheck<In, Acc> exact(cublas, p, o.seed + 10);
+  // The timed operands; tf32 kernels read them rounded to tf32 (__float_to_tf32), and so does their reference.
+  tc::RandomOperands<In, Acc> ops(cublas, p, o.seed,
+                                  std::is_same_v<P, tc::WmmaTF32> ? tc::InputRounding::Tf32 : tc::InputRounding::None);
   bool all_ok = true;
 
   // cuBLAS at the same precision (tf32: its tf32 tensor-core mode), in place on C like the kernels.
@@ -168,11 +173,11 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
   const bool cublas_can = !std::is_same_v<In, std::int8_t> || (lda % 4 == 0 && ldb % 4 == 0);
   double cublas_ms = -1.0;
   if (cublas_can) {
-    reset_c();  // cuBLAS reads C when beta != 0: give it the input C, not the fresh allocation's leftovers
+    ops.reset_c();  // cuBLAS reads C when beta != 0: give it the input C, not the fresh allocation's leftovers
     cublas_ms = tc::benchmark(
                     [&] {
-                      tc::cublas_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, d_a.data(), lda,
-                                               d_b.data(), ldb, o.beta, d_c.data(), ldc, d_c.data(), ldc, math);
+                      tc::cublas_gemm<In, Acc>(cublas, tc::Op::N, tc::Op::N, m, n, k, o.alpha, ops.a(), lda, ops.b(),
+                                               ldb, o.beta, ops.c(), ldc, ops.c(), ldc, math);
                     },
                     o.warmup, o.repeats)
                     .median_ms;
@@ -180,43 +185,37 @@ bool run_precision(const Options& o, const tc::CublasHandle& cublas, std::vector
 
   for_each_kernel<P>(o.kernels, [&](auto kernel) {
     using Kernel = decltype(kernel);
-    // Run once on fresh C and verify.
-    reset_c();
-    tc::launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc,
-                                     nullptr);
-    const std::vector<Acc> got = d_c.download();
-    const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tol);
-    all_ok &= r.passed;
-    if (!r.passed) std::printf("%s %s: %s\n", Kernel::name, P::name, r.summary().c_str());
+    auto launch_on = [&](const In* A, const In* B, Acc* C) {
+      tc::launch_gemm_any_size<Kernel>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, nullptr);
+    };
+    // Verify on both operand sets.
+    const tc::GemmVerdict v = tc::check_gemm(exact, ops, launch_on);
+    all_ok &= v.passed();
+    checks.push_back({std::string(Kernel::name) + " " + P::name, v, o.alpha});
 
-    // Time it. Where the operands break the tile contract, time the kernel alone on padded copies made once, and
-    // the whole launch (copies in, kernel, copy out) separately.
+    // Time it on the random operands. Where they break the tile contract, time the kernel alone on padded copies
+    // made once, and the whole launch (copies in, kernel, copy out) separately.
     Row row;
     row.kernel = Kernel::name;
     row.type = P::name;
-    const bool direct = !tc::tile_contract_problem(Kernel::kTile, m, n, k, d_a.data(), lda, d_b.data(), ldb,
-                                                   d_c.data(), ldc);
-    auto whole_launch = [&] {
-      tc::launch_gemm_any_size<Kernel>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc,
-                                       nullptr);
-    };
+    ops.reset_c();
+    const bool direct = !tc::tile_contract_problem(Kernel::kTile, m, n, k, ops.a(), lda, ops.b(), ldb, ops.c(), ldc);
+    auto whole_launch = [&] { launch_on(ops.a(), ops.b(), ops.c()); };
     if (direct) {
       row.ms = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;
     } else {
       tc::PaddedOperands<Kernel> padded(m, n, k, nullptr);
-      padded.copy_in(d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc);
+      padded.copy_in(ops.a(), lda, ops.b(), ldb, beta, ops.c(), ldc);
       row.ms = tc::benchmark([&] { padded.run_kernel(alpha, beta); }, o.warmup, o.repeats).median_ms;
       row.ms_with_copies = tc::benchmark(whole_launch, o.warmup, o.repeats).median_ms;
     }
     row.cublas_ms = cublas_ms;
-    row.worst_error = r.worst_error;
-    row.verdict = r.passed ? "PASS" : "FAIL";
+    row.worst_error = v.random.worst_error;
+    row.verdict = v.passed() ? "PASS" : "FAIL";
     rows.push_back(row);
   });
   if (cublas_can) rows.push_back(Row{"cuBLAS", P::name, cublas_ms, -1.0, cublas_ms, -1.0, "yardstick"});
   else rows.push_back(Row{"cuBLAS", P::name, -1.0, -1.0, -1.0, -1.0, "n/a: lda, ldb not multiples of 4"});
-  std::printf("%-10s reference: %s; tolerance: %s\n", P::name, on_cpu ? "CPU (double)" : "cuBLAS (+ magnitude)",
-              tol.u_acc == 0.0 ? "exact" : "|err| <= k*u_acc*mag + u_out*|ref| (tc/compare.hpp)");
   return all_ok;
 }
 
@@ -242,7 +241,8 @@ void print_table(const Options& o, const std::vector<Row>& rows) {
   }
   std::printf("TFLOP/s (TOPS for s8) counts 2*M*N*K useful operations, padding excluded. \"ms w/ copies\": the whole "
               "launch where\nthe operands broke the kernel's tile contract and went through padded copies; \"-\": "
-              "none were needed.\n");
+              "none were needed. worst |err|:\nthe timed (random) operands against fp64; the verdict is both checks "
+              "of the verification below.\n");
 }
 
 // The table's kernel rows as benchmark-ladder rows (cuBLAS is each row's yardstick column, not a row of its own).
@@ -272,8 +272,6 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 30, "timed launches; the median is reported", 20)
         .add_int("seed", 2026, "random seed", 0)
-        .add_choice("fill", "real", {"real", "integer"},
-                    "real: [-1, 1) (s8: full range), K-scaled tolerance; integer: [-4, 4], exact in fp32, checked exactly")
         .add_string("svg", "", "also write the warp-to-tile maps as SVG figures into this folder")
         .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
@@ -281,7 +279,6 @@ int main(int argc, char** argv) {
     const Options o{int(cli.get_int("m")),        int(cli.get_int("n")),       int(cli.get_int("k")),
                     cli.get_real("alpha"),        cli.get_real("beta"),        int(cli.get_int("warmup")),
                     int(cli.get_int("repeats")),  std::uint64_t(cli.get_int("seed")),
-                    cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real,
                     cli.get_choice("type"),       cli.get_choice("kernel"),    cli.get_string("svg"),
                     cli.get_string("csv")};
     const bool has_s8 = o.types == "all" || o.types == "s8";
@@ -298,14 +295,25 @@ int main(int argc, char** argv) {
     std::printf("\n");
     const tc::DeviceInfo device = tc::require_sm(tc::chapter::kMinSm, "chapter 02 (WMMA GEMM kernels)");
 
+    // Every precision's memory, before anything is allocated: a problem that cannot fit stops here with one line (exit 6).
+    for_each_precision(o.types, [&](auto p) {
+      tc::require_memory("02_wmma_tiled_gemm " + std::to_string(o.m) + "x" + std::to_string(o.n) + "x" +
+                             std::to_string(o.k) + " " + decltype(p)::name,
+                         memory_need<decltype(p)>(o));
+    });
+
     // (4) Run, verify and time each precision.
     tc::CublasHandle cublas;
     std::vector<Row> rows;
+    std::vector<tc::VerificationRow> checks;
     bool all_ok = true;
-    for_each_precision(o.types, [&](auto p) { all_ok &= run_precision<decltype(p)>(o, cublas, rows); });
+    for_each_precision(o.types, [&](auto p) { all_ok &= run_precision<decltype(p)>(o, cublas, rows, checks); });
 
     // (5) Report.
     print_table(o, rows);
+    std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
+                "==\n");
+    tc::print_verification("kernel", checks);
     const double f16_bytes = 2.0 * (double(o.m) * o.k + double(o.k) * o.n) + 4.0 * double(o.m) * o.n;
     if (f16_bytes < double(device.l2_cache_bytes)) {
       std::printf("note: the f16 operands (%.1f MB) fit in this GPU's %.0f MB L2, so these timings may not touch "

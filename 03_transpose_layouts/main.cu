@@ -1,10 +1,11 @@
 // Chapter 03: the four transposes of a WMMA GEMM, NN, NT, TN and TT, by fragment layout tags.
 //
 // Read top to bottom: (1) read the problem from the command line, (2) explain on the host how each op stores A and
-// B and what one warp's loads touch in memory (this part runs on any machine), (3) check for a GPU, (4) for each size,
-// precision and op: make inputs, a reference with the same transa/transb, run the kernel and verify it, time it next
-// to cuBLAS with the same transa/transb in the same process, (5) print one table per size and exit non-zero on any
-// mismatch. Exit codes: README.md, "Exit codes".
+// B and what one warp's loads touch in memory (this part runs on any machine), (3) check for a GPU and that every
+// size fits in memory, (4) for each size, precision and op: the two operand sets of tc/gemm_check.hpp (integers,
+// checked exactly; random reals, timed), run the kernel and verify it on both, time it next to cuBLAS with the same
+// transa/transb in the same process, (5) print a timing table and a verification table per size and exit non-zero on
+// any mismatch. Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "figures.hpp"
 #include "wmma_transposed_gemm.cuh"
@@ -16,11 +17,12 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/layouts/wmma_loads.hpp"
 #include "tc/main.hpp"
-#include "tc/random.hpp"
+#include "tc/memory.hpp"
+#include "tc/padded_gemm.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
 #include "tc/wmma_probe.cuh"
 
@@ -38,7 +40,6 @@ struct Options {
   double alpha, beta;
   int warmup, repeats;
   std::uint64_t seed;
-  tc::Fill fill;
   std::string types, ops, svg_dir, csv;
 };
 
@@ -152,53 +153,59 @@ struct Row {
   std::string type, op;
   double ms = 0.0;
   double cublas_ms = -1.0;  // -1: cuBLAS refused this type and op
-  double worst_error = 0.0;
+  double worst_error = 0.0;  // random operands against fp64
   bool passed = false;
 };
 
-// (4) One precision, one op, one size: inputs, reference, kernel run, verified and timed, and cuBLAS beside it.
+// One precision and op at one size, with tight leading dimensions in each operand's own storage: op(A) m x k stored
+// as LayoutA, op(B) k x n as LayoutB.
+template <typename LayoutA, typename LayoutB>
+tc::GemmProblem problem(const Options& o, const tc::GemmShape& s) {
+  return tc::GemmProblem::tight(tc::op_of<LayoutA>(), tc::op_of<LayoutB>(), s.m, s.n, s.k, o.alpha, o.beta);
+}
+
+// What the largest variant of a size allocates: both checks (tc/gemm_check.hpp) and the kernel's padded copies.
+template <typename P>
+tc::MemoryNeed memory_need(const Options& o, const tc::GemmShape& s) {
+  using Kernel = WmmaTransposedGemm<P, tc::ColMajor, tc::ColMajor>;  // every op pads to the same 16 x 16 x 16
+  return tc::gemm_check_memory<typename P::Input, typename P::Accumulator>(problem<tc::ColMajor, tc::ColMajor>(o, s)) +
+         tc::padded_operands_memory<Kernel>(s.m, s.n, s.k);
+}
+
+// (4) One precision, one op, one size: the two operand sets of tc/gemm_check.hpp, the kernel verified on both and
+// timed on the random one, and cuBLAS with the same transa/transb on the same operands beside it.
 template <typename P, typename LayoutA, typename LayoutB>
-bool run_variant(const Options& o, const tc::GemmShape& s, const tc::CublasHandle& cublas, std::vector<Row>& rows) {
+bool run_variant(const Options& o, const tc::GemmShape& s, const tc::CublasHandle& cublas, std::vector<Row>& rows,
+                 std::vector<tc::VerificationRow>& checks) {
   using In = typename P::Input;
   using Acc = typename P::Accumulator;
   constexpr tc::Op op_a = tc::op_of<LayoutA>(), op_b = tc::op_of<LayoutB>();
-  const int m = s.m, n = s.n, k = s.k;
-  // Tight leading dimensions in each operand's own storage: op(A) m x k stored as LayoutA, op(B) k x n as LayoutB.
-  const int lda = LayoutA::min_ld(m, k), ldb = LayoutB::min_ld(k, n), ldc = m;
+  const tc::GemmProblem p = problem<LayoutA, LayoutB>(o, s);
+  const int m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb, ldc = p.ldc;
   const Acc alpha = static_cast<Acc>(o.alpha), beta = static_cast<Acc>(o.beta);
-
-  std::vector<In> a(LayoutA::storage_size(m, k, lda)), b(LayoutB::storage_size(k, n, ldb));
-  std::vector<Acc> c(std::size_t(ldc) * n);
-  tc::fill_random(a, o.seed, o.fill);
-  tc::fill_random(b, o.seed + 1, o.fill);
-  tc::fill_random(c, o.seed + 2, o.fill);
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, op_a, op_b, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
-
-  tc::DeviceBuffer<In> d_a(a), d_b(b);
-  tc::DeviceBuffer<Acc> d_c(c.size());
-  auto launch = [&] {
-    launch_wmma_transposed_gemm<P, LayoutA, LayoutB>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta,
-                                                     d_c.data(), ldc);
+  auto launch_on = [&](const In* A, const In* B, Acc* C) {
+    launch_wmma_transposed_gemm<P, LayoutA, LayoutB>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   };
-  // Run once on fresh C (poisoned when beta == 0, so unwritten elements fail) and verify.
-  o.beta != 0.0 ? d_c.upload(c) : d_c.poison();
-  launch();
-  const std::vector<Acc> got = d_c.download();
-  const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<P>(o.fill));
-  if (!r.passed) std::printf("%s %s: %s\n", P::name, op_label<LayoutA, LayoutB>().c_str(), r.summary().c_str());
+
+  tc::ExactCheck<In, Acc> exact(cublas, p, o.seed + 10);
+  tc::RandomOperands<In, Acc> ops(cublas, p, o.seed);
+  const tc::GemmVerdict v = tc::check_gemm(exact, ops, launch_on);
+  checks.push_back({std::string(P::name) + " " + op_label<LayoutA, LayoutB>(), v, o.alpha});
+  if (!v.passed()) std::printf("%s %s: exact %s\n  random %s\n", P::name, op_label<LayoutA, LayoutB>().c_str(),
+                               v.exact.summary().c_str(), v.random.summary().c_str());
 
   Row row;
   row.type = P::name;
   row.op = op_label<LayoutA, LayoutB>();
-  row.ms = tc::benchmark(launch, o.warmup, o.repeats).median_ms;
+  ops.reset_c();
+  row.ms = tc::benchmark([&] { launch_on(ops.a(), ops.b(), ops.c()); }, o.warmup, o.repeats).median_ms;
   // cuBLAS with the same transa/transb, in place on C like the kernel. Its int8 path has restrictions of its own
   // (lda, ldb multiples of 4, and per-op support that varies by version and GPU); where it refuses, say so.
   try {
     row.cublas_ms = tc::benchmark(
                         [&] {
-                          tc::cublas_gemm<In, Acc>(cublas, op_a, op_b, m, n, k, o.alpha, d_a.data(), lda, d_b.data(),
-                                                   ldb, o.beta, d_c.data(), ldc, d_c.data(), ldc);
+                          tc::cublas_gemm<In, Acc>(cublas, op_a, op_b, m, n, k, o.alpha, ops.a(), lda, ops.b(), ldb,
+                                                   o.beta, ops.c(), ldc, ops.c(), ldc);
                         },
                         o.warmup, o.repeats)
                         .median_ms;
@@ -206,10 +213,10 @@ bool run_variant(const Options& o, const tc::GemmShape& s, const tc::CublasHandl
     if (!std::is_same_v<In, std::int8_t>) throw;
     std::printf("cuBLAS %s %s: %s\n", P::name, row.op.c_str(), e.what());
   }
-  row.worst_error = r.worst_error;
-  row.passed = r.passed;
+  row.worst_error = v.random.worst_error;
+  row.passed = v.passed();
   rows.push_back(row);
-  return r.passed;
+  return row.passed;
 }
 
 void print_table(const Options& o, const tc::GemmShape& s, const std::vector<Row>& rows) {
@@ -228,14 +235,9 @@ void print_table(const Options& o, const tc::GemmShape& s, const std::vector<Row
     std::printf("%-10s %-3s %10.4f %9.1f %14s %9s %12.3g %8s\n", r.type.c_str(), r.op.c_str(), r.ms,
                 tc::tflops(flops, r.ms), cublas_rate, share, r.worst_error, r.passed ? "PASS" : "FAIL");
   }
-  const char* reference = tc::reference_on_cpu(s.m, s.n, s.k)
-                              ? "the CPU in double"
-                              : "cuBLAS with the same transa/transb (s8 through exact fp64), with its error scale";
-  const char* tolerance =
-      o.fill == tc::Fill::Integer ? "exact" : "f16 |err| <= k*u_acc*mag + u_out*|ref| (tc/compare.hpp), s8 exact";
   std::printf("TFLOP/s (TOPS for s8) counts 2*M*N*K. %% cuBLAS: cuBLAS's time over the kernel's, cuBLAS called with "
-              "the same\ntransa/transb on the same operands. Reference: %s.\nTolerance: %s.\n",
-              reference, tolerance);
+              "the same\ntransa/transb on the same operands. worst |err|: those operands (random) against fp64; the "
+              "verdict is both checks\nof the verification below.\n");
 }
 
 // One size's rows as benchmark-ladder rows: the naive kernel of chapter 02 under each op.
@@ -260,8 +262,6 @@ int main(int argc, char** argv) {
         .add_int("warmup", 5, "untimed launches before timing", 0)
         .add_int("repeats", 30, "timed launches; the median is reported", 20)
         .add_int("seed", 2026, "random seed", 0)
-        .add_choice("fill", "real", {"real", "integer"},
-                    "real: [-1, 1) (s8: full range), K-scaled tolerance; integer: [-4, 4], checked exactly")
         .add_string("svg", "", "write the chapter's figures into this folder (the address maps need a GPU)")
         .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
@@ -269,7 +269,6 @@ int main(int argc, char** argv) {
     const Options o{cli.get_shapes("sizes"),       cli.get_real("alpha"),
                     cli.get_real("beta"),          int(cli.get_int("warmup")),
                     int(cli.get_int("repeats")),   std::uint64_t(cli.get_int("seed")),
-                    cli.get_choice("fill") == "integer" ? tc::Fill::Integer : tc::Fill::Real,
                     cli.get_choice("type"),        cli.get_choice("op"),
                     cli.get_string("svg"),         cli.get_string("csv")};
     const bool has_s8 = o.types == "all" || o.types == "s8";
@@ -285,6 +284,14 @@ int main(int argc, char** argv) {
     // (3) Everything below needs a GPU; without one this exits 77 ("skipped").
     std::printf("\n");
     tc::require_sm(tc::chapter::kMinSm, "chapter 03 (WMMA GEMM kernels)");
+    // Every size's memory, before anything is allocated: a problem that cannot fit stops here with one line (exit 6).
+    for (const tc::GemmShape& s : o.sizes) {
+      for_each_precision(o.types, [&](auto p) {
+        tc::require_memory("03_transpose_layouts " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                               std::to_string(s.k) + " " + decltype(p)::name,
+                           memory_need<decltype(p)>(o, s));
+      });
+    }
     draw_holding_maps(o);
 
     // (4) Run, verify and time every size, precision and op; (5) one table per size.
@@ -292,12 +299,17 @@ int main(int argc, char** argv) {
     bool all_ok = true;
     for (const tc::GemmShape& s : o.sizes) {
       std::vector<Row> rows;
+      std::vector<tc::VerificationRow> checks;
       for_each_precision(o.types, [&](auto p) {
         for_each_op(o.ops, [&](auto la, auto lb) {
-          all_ok &= run_variant<decltype(p), decltype(la), decltype(lb)>(o, s, cublas, rows);
+          all_ok &= run_variant<decltype(p), decltype(la), decltype(lb)>(o, s, cublas, rows, checks);
         });
       });
       print_table(o, s, rows);
+      std::printf("\n== verification: %d x %d x %d, integer operands checked exactly, random ones against fp64 "
+                  "(tc/gemm_check.hpp) ==\n",
+                  s.m, s.n, s.k);
+      tc::print_verification("type     op", checks);
       if (!o.csv.empty()) append_ladder_rows(o, s, rows);
     }
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");

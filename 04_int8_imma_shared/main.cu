@@ -2,9 +2,10 @@
 //
 // Read top to bottom: (1) read the problem from the command line, (2) explain on the host the shared-memory plan,
 // what each skew costs in bank wavefronts (the bank calculator on the kernel's own addresses) and how long K may be
-// before int32 overflows (this part runs on any machine), (3) check for a GPU, (4) for each size and precision: make
-// full-range inputs and an exact reference, run the kernel with each skew and verify it, time it next to cuBLAS's
-// int8 TN GEMM in the same process, (5) print one table per size and exit non-zero on any mismatch.
+// before int32 overflows (this part runs on any machine), (3) check for a GPU and that every size fits in memory,
+// (4) for each size and precision: two full-range operand sets and their exact references (tc/gemm_check.hpp), run
+// the kernel with each skew and verify it on both, time it next to cuBLAS's int8 TN GEMM in the same process,
+// (5) print a timing table and a verification table per size and exit non-zero on any mismatch.
 // Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "imma_shared_gemm.cuh"
@@ -17,10 +18,10 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/main.hpp"
+#include "tc/memory.hpp"
 #include "tc/padded_gemm.hpp"
-#include "tc/random.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
 
 #include <cmath>
@@ -129,39 +130,44 @@ struct Row {
   bool passed = false;
 };
 
-// (4) One precision at one size: full-range inputs, the exact reference, then each skew run, verified and timed.
+// The problem at one size: A row-major (op T, lda = k), B column-major (op N, ldb = k), C column-major.
+tc::GemmProblem problem(const Options& o, const tc::GemmShape& s) {
+  return tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s.m, s.n, s.k, o.alpha, o.beta);
+}
+
+// What one precision at one size allocates: both checks (tc/gemm_check.hpp), a kernel's padded copies, and the
+// int8 operands and int32 result time_cublas makes.
+template <typename P>
+tc::MemoryNeed memory_need(const Options& o, const tc::GemmShape& s) {
+  const tc::MemoryNeed cublas{0, tc::checked_sum({tc::checked_bytes(std::uint64_t(s.m) + s.n, std::uint64_t(s.k)),
+                                                  tc::checked_bytes(std::uint64_t(s.m) * std::uint64_t(s.n), 4)})};
+  return tc::gemm_check_memory<typename P::Input, std::int32_t>(problem(o, s)) +
+         tc::padded_operands_memory<ImmaSharedGemm<P, DefaultImmaTile<16>>>(s.m, s.n, s.k) + cublas;
+}
+
+// (4) One precision at one size: the two operand sets of tc/gemm_check.hpp (for 8-bit integers both are full-range
+// and both checks exact), then each skew run, verified on both and timed on the second.
 template <typename P>
 bool run_precision(const Options& o, const tc::GemmShape& s, const tc::CublasHandle& cublas, double cublas_ms,
-                   std::vector<Row>& rows) {
+                   std::vector<Row>& rows, std::vector<tc::VerificationRow>& checks) {
   using In = typename P::Input;
-  const int m = s.m, n = s.n, k = s.k;
-  const int lda = tc::RowMajor::min_ld(m, k), ldb = tc::ColMajor::min_ld(k, n), ldc = m;
-  std::vector<In> a(tc::RowMajor::storage_size(m, k, lda)), b(tc::ColMajor::storage_size(k, n, ldb));
-  std::vector<std::int32_t> c(std::size_t(ldc) * n);
-  tc::fill_random(a, o.seed, tc::Fill::Real);  // s8: [-128, 127]; u8: [0, 255]
-  tc::fill_random(b, o.seed + 1, tc::Fill::Real);
-  tc::fill_random(c, o.seed + 2, tc::Fill::Real);
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, tc::Op::T, tc::Op::N, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
-
-  tc::DeviceBuffer<In> d_a(a), d_b(b);
-  tc::DeviceBuffer<std::int32_t> d_c(c.size());
+  const tc::GemmProblem p = problem(o, s);
+  tc::ExactCheck<In, std::int32_t> exact(cublas, p, o.seed + 10);
+  tc::RandomOperands<In, std::int32_t> ops(cublas, p, o.seed);  // s8: [-128, 127]; u8: [0, 255]
   const auto alpha = static_cast<std::int32_t>(o.alpha), beta = static_cast<std::int32_t>(o.beta);
   bool all_ok = true;
   for_each_skew(o.skews, [&](auto tile) {
     using Gemm = ImmaSharedGemm<P, decltype(tile)>;
-    auto launch = [&] {
-      tc::launch_gemm_any_size<Gemm>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta, d_c.data(), ldc,
-                                     nullptr);
+    auto launch_on = [&](const In* A, const In* B, std::int32_t* C) {
+      tc::launch_gemm_any_size<Gemm>(p.m, p.n, p.k, alpha, A, p.lda, B, p.ldb, beta, C, p.ldc, nullptr);
     };
-    o.beta != 0.0 ? d_c.upload(c) : d_c.poison();  // poison (0x80808080) so that unwritten elements fail
-    launch();
-    const std::vector<std::int32_t> got = d_c.download();
-    const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::Tolerance::exact());
-    if (!r.passed) std::printf("%s skew %d: %s\n", P::name, decltype(tile)::Skew, r.summary().c_str());
-    all_ok &= r.passed;
-    rows.push_back(Row{P::name, decltype(tile)::Skew, tc::benchmark(launch, o.warmup, o.repeats).median_ms,
-                       cublas_ms, r.passed});
+    const tc::GemmVerdict v = tc::check_gemm(exact, ops, launch_on);
+    checks.push_back({std::string(P::name) + " skew " + std::to_string(decltype(tile)::Skew), v, o.alpha});
+    all_ok &= v.passed();
+    ops.reset_c();
+    rows.push_back(Row{P::name, decltype(tile)::Skew,
+                       tc::benchmark([&] { launch_on(ops.a(), ops.b(), ops.c()); }, o.warmup, o.repeats).median_ms,
+                       cublas_ms, v.passed()});
   });
   return all_ok;
 }
@@ -200,7 +206,7 @@ void print_table(const Options& o, const tc::GemmShape& s, const std::vector<Row
   }
   std::printf("TOPS counts 2*M*N*K integer operations. cuBLAS: cublasGemmEx int8 -> int32, transa T, transb N, timed "
               "in this process\n(u8 rows are compared with it too: cuBLAS has no u8 GEMM). Verification: exact, "
-              "against %s.\n",
+              "against %s, on two\nfull-range operand sets (the verification below).\n",
               tc::reference_on_cpu(s.m, s.n, s.k) ? "the CPU reference" : "cuBLAS DGEMM on the same integers");
 }
 
@@ -250,6 +256,14 @@ int main(int argc, char** argv) {
     // (3) Everything below needs a GPU of SM >= 8.0 (cp.async); without one this exits 77 ("skipped").
     std::printf("\n");
     tc::require_sm(tc::chapter::kMinSm, "chapter 04 (INT8 IMMA GEMM kernel)");
+    // Every size's memory, before anything is allocated: a problem that cannot fit stops here with one line (exit 6).
+    for (const tc::GemmShape& s : o.sizes) {
+      for_each_precision(o.types, [&](auto p) {
+        tc::require_memory("04_int8_imma_shared " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                               std::to_string(s.k) + " " + decltype(p)::name,
+                           memory_need<decltype(p)>(o, s));
+      });
+    }
 
     // (4) Run, verify and time every size, precision and skew; (5) one table per size.
     tc::CublasHandle cublas;
@@ -257,8 +271,15 @@ int main(int argc, char** argv) {
     for (const tc::GemmShape& s : o.sizes) {
       const double cublas_ms = time_cublas(o, s, cublas);
       std::vector<Row> rows;
-      for_each_precision(o.types, [&](auto p) { all_ok &= run_precision<decltype(p)>(o, s, cublas, cublas_ms, rows); });
+      std::vector<tc::VerificationRow> checks;
+      for_each_precision(o.types, [&](auto p) {
+        all_ok &= run_precision<decltype(p)>(o, s, cublas, cublas_ms, rows, checks);
+      });
       print_table(o, s, rows);
+      std::printf("\n== verification: %d x %d x %d, two full-range operand sets, each checked exactly "
+                  "(tc/gemm_check.hpp) ==\n",
+                  s.m, s.n, s.k);
+      tc::print_verification("type    skew", checks);
       if (!o.csv.empty()) append_ladder_rows(o, s, rows);
     }
     std::printf("\n%s\n", all_ok ? "RESULT: every kernel matches the reference" : "RESULT: MISMATCH");

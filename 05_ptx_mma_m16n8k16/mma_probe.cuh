@@ -13,7 +13,9 @@
 // formulas' prediction, all 128 x 128 (B element, D element) outcomes, and (2) recovers the maps with the names
 // anchored the way a kernel anchors them, by memory: D's (row, col) as the C/D formula stores it, K as B's formula
 // loads it. A's map is then measured in full: its row is where its products land, its column which B element
-// multiplied it.
+// multiplied it; B's column is the column of D its products land in. C is different: the C run shows only that C
+// register (lane, i) comes back as D register (lane, i) (c_kept counts them). C's (row, col) is the anchor itself,
+// the formula's, not a measurement: no instruction here stores C by position.
 #pragma once
 
 #include "tc/check.hpp"
@@ -64,7 +66,9 @@ struct MmaProbeResult {
   std::vector<float> predicted;  // the same, computed on the host from the formulas
   int mismatches = 0;            // elements where measured != predicted: 0 means the hardware agrees everywhere
   // The recovered maps (anchored as the header says); an element that lands inconsistently stays {-1, -1}.
-  tc::LaneMap a{16, 16, 8}, b{16, 8, 4}, c{16, 8, 4};
+  tc::LaneMap a{16, 16, 8}, b{16, 8, 4};
+  // How many of the 128 C registers came back, in the C run, in the same lane and register of D (128: all).
+  int c_kept = 0;
 };
 
 // The probe's output predicted from the formulas alone (host), in the kernel's out[] order.
@@ -99,10 +103,10 @@ inline void recover_mma_maps(MmaProbeResult& r) {
   for (std::size_t e = 0; e < r.measured.size(); ++e) r.mismatches += !(r.measured[e] == r.predicted[e]);
   r.a = tc::LaneMap(S::M, S::K, S::kElemsA);
   r.b = tc::LaneMap(S::K, S::N, S::kElemsB);
-  r.c = tc::LaneMap(S::M, S::N, S::kElemsC);
+  r.c_kept = 0;
   // A: every nonzero D element of run s names an A element at (D's row, s's K); B: a run's nonzero D elements share
-  // one column, s's; C: run 128's D element holding number 1 + 4l + i is where C's (l, c_i) went. An element seen at
-  // two different places is marked {-2, -2} rather than overwritten.
+  // one column, s's; C: run 128's D register (l, i) must hold C's (l, i), number 1 + 4l + i. An element seen at two
+  // different places is marked {-2, -2} rather than overwritten.
   auto record = [](tc::LaneMap& map, int lane, int i, tc::Coord p) {
     tc::Coord& slot = map.at(lane, i);
     slot = slot == tc::Coord{} || slot == p ? p : tc::Coord{-2, -2};
@@ -112,16 +116,16 @@ inline void recover_mma_maps(MmaProbeResult& r) {
       for (int i = 0; i < S::kElemsC; ++i) {
         const float v = r.measured[(run * tc::kWarpSize + lane) * S::kElemsC + i];
         const tc::Coord d = tc::mma_m16n8k16_c_coord(lane, i);  // the anchor: where a kernel stores this element
+        if (run == kProbeBRuns) {
+          r.c_kept += v == float(1 + S::kElemsC * lane + i);
+          continue;
+        }
         if (!(v >= 1.0f && v <= 256.0f) || v != std::floor(v)) continue;  // 0 (no product here), NaN, not a number
         const int id = static_cast<int>(v) - 1;
-        if (run < kProbeBRuns) {
-          const int s_lane = run / S::kElemsB, s_i = run % S::kElemsB;
-          const tc::Coord one = tc::mma_m16n8k16_b_coord(s_lane, s_i);  // the anchor for K
-          record(r.a, id / S::kElemsA, id % S::kElemsA, {d.row, one.row});
-          record(r.b, s_lane, s_i, {one.row, d.col});
-        } else if (id < tc::kWarpSize * S::kElemsC) {
-          record(r.c, id / S::kElemsC, id % S::kElemsC, d);
-        }
+        const int s_lane = run / S::kElemsB, s_i = run % S::kElemsB;
+        const tc::Coord one = tc::mma_m16n8k16_b_coord(s_lane, s_i);  // the anchor for K
+        record(r.a, id / S::kElemsA, id % S::kElemsA, {d.row, one.row});
+        record(r.b, s_lane, s_i, {one.row, d.col});
       }
 }
 

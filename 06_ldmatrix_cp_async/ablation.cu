@@ -3,8 +3,9 @@
 // Part 1 times the ablation kernels (ablation.cuh) and step 4 on one fp16 -> fp32 problem (m = n = k = --size, A
 // row-major, B column-major): the time each added part costs. Part 2 times step 4 and cuBLAS on random operands and
 // on all-zero operands: zeros flip no bits in the tensor cores' datapaths, so the same work draws less power, and a
-// kernel that the 700 W limit slows on random data runs faster on zeros. Step 4's result is checked against the
-// reference on random operands and must be exactly zero on zero operands. Every timing, cuBLAS's included, starts
+// kernel that the 700 W limit slows on random data runs faster on zeros. Step 4's result is checked as the chapter
+// checks it (integer operands exactly, the random ones against fp64: tc/gemm_check.hpp) and must be exactly zero on
+// zero operands. Every timing, cuBLAS's included, starts
 // after --rest-ms of idle GPU (tc::rest_gpu). docs/06 renders the output ("Where step 4's time goes").
 // Usage: 06_ablation [--size 8192] [--warmup 5] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes"
 // (1 on a mismatch).
@@ -18,9 +19,9 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/main.hpp"
-#include "tc/random.hpp"
-#include "tc/reference_for.cuh"
+#include "tc/memory.hpp"
 #include "tc/timer.hpp"
 
 #include <algorithm>
@@ -61,41 +62,46 @@ int main(int argc, char** argv) {
                 "accumulate\n",
                 repeats, warmup, rest_ms, s, s, s);
 
-    std::vector<__half> a(std::size_t(s) * s), b(std::size_t(s) * s);
-    tc::fill_random(a, 2026, tc::Fill::Real);
-    tc::fill_random(b, 2027, tc::Fill::Real);
+    const tc::GemmProblem problem = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s, s, s, 1.0, 0.0);
+    const std::uint64_t operand_bytes = tc::checked_bytes(std::uint64_t(s) * std::uint64_t(s), 2 * sizeof(__half));
+    tc::require_memory("06_ablation " + std::to_string(s) + "^3",
+                       tc::gemm_check_memory<__half, float>(problem) + tc::MemoryNeed{0, operand_bytes});
     tc::CublasHandle cublas;
-    const tc::GemmReference ref =
-        tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0, a, s, b, s, 0.0, {}, s);
-    tc::DeviceBuffer<__half> d_a(a), d_b(b), zero_a(a.size()), zero_b(b.size());
+    tc::ExactCheck<__half, float> exact(cublas, problem, 2036);
+    tc::RandomOperands<__half, float> random(cublas, problem, 2026);
+    const __half* d_a = random.a();
+    const __half* d_b = random.b();
+    tc::DeviceBuffer<__half> zero_a(problem.a_elements()), zero_b(problem.b_elements());
     TC_CHECK(cudaMemset(zero_a.data(), 0, zero_a.bytes()));
     TC_CHECK(cudaMemset(zero_b.data(), 0, zero_b.bytes()));
-    tc::DeviceBuffer<float> d_c(std::size_t(s) * s);
+    float* d_c = random.c();
     const double flops = tc::gemm_flops(s, s, s);
     auto time_ms = [&](const std::function<void()>& launch) {
       tc::rest_gpu(rest_ms);
       return tc::benchmark(launch, warmup, repeats).median_ms;
     };
     auto run = [&](Launcher launch, const __half* A, const __half* B) {
-      return [=, &d_c] { launch(s, s, s, 1.0f, A, s, B, s, 0.0f, d_c.data(), s, nullptr); };
+      return [=] { launch(s, s, s, 1.0f, A, s, B, s, 0.0f, d_c, s, nullptr); };
     };
     auto run_cublas = [&](const __half* A, const __half* B) {
-      return [=, &cublas, &d_c] {
-        tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0, A, s, B, s, 0.0, d_c.data(), s,
-                                       d_c.data(), s);
+      return [=, &cublas] {
+        tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0, A, s, B, s, 0.0, d_c, s, d_c, s);
       };
     };
 
-    // Step 4's result first: on random operands against the reference, on zeros exactly zero.
-    launch_tuned_gemm(s, s, s, 1.0f, d_a.data(), s, d_b.data(), s, 0.0f, d_c.data(), s);
-    const std::vector<float> got = d_c.download();
-    const tc::CompareResult r =
-        tc::compare(s, s, s, got.data(), s, ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
-    launch_tuned_gemm(s, s, s, 1.0f, zero_a.data(), s, zero_b.data(), s, 0.0f, d_c.data(), s);
-    const std::vector<float> got_zero = d_c.download();
-    const bool zero_ok = std::all_of(got_zero.begin(), got_zero.end(), [](float v) { return v == 0.0f; });
-    std::printf("step 4 on random operands: %s; on zero operands: %s\n",
-                r.passed ? "matches the reference" : "MISMATCH", zero_ok ? "all zero" : "MISMATCH (not all zero)");
+    // Step 4's result first: both of the chapter's checks, then exactly zero on zero operands.
+    const tc::GemmVerdict v = tc::check_gemm(exact, random, [&](const __half* A, const __half* B, float* C) {
+      launch_tuned_gemm(s, s, s, 1.0f, A, s, B, s, 0.0f, C, s);
+    });
+    launch_tuned_gemm(s, s, s, 1.0f, zero_a.data(), s, zero_b.data(), s, 0.0f, d_c, s);
+    std::vector<float> got_zero(problem.c_elements());
+    TC_CHECK(cudaMemcpy(got_zero.data(), d_c, got_zero.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    const bool zero_ok = std::all_of(got_zero.begin(), got_zero.end(), [](float x) { return x == 0.0f; });
+    std::printf("step 4: exact check on integer operands %s (%lld of %lld elements off); random operands %s (worst "
+                "|err| %.3g, bound %.3g there); on zero operands %s\n",
+                v.exact.passed ? "PASS" : "FAIL", static_cast<long long>(v.exact.failures),
+                static_cast<long long>(v.exact.checked), v.random.passed ? "PASS" : "FAIL", v.random.worst_error,
+                v.random.worst_bound, zero_ok ? "all zero" : "MISMATCH (not all zero)");
 
     // [doc:ablation_rows]
     using T = Step4Tile;
@@ -112,7 +118,7 @@ int main(int argc, char** argv) {
                 "kernel", "ms", "TFLOP/s", "time vs above");
     double previous = 0.0;
     for (const Row& row : rows) {
-      const double ms = time_ms(run(row.launch, d_a.data(), d_b.data()));
+      const double ms = time_ms(run(row.launch, d_a, d_b));
       std::printf("%-42s %9.4f %9.1f", row.name, ms, tc::tflops(flops, ms));
       if (previous > 0.0) std::printf(" %+15.1f%%", 100.0 * (ms / previous - 1.0));
       std::printf("\n");
@@ -124,15 +130,15 @@ int main(int argc, char** argv) {
                 "%-10s %16s %16s %10s\n",
                 "operands", "step 4 TFLOP/s", "cuBLAS TFLOP/s", "% cuBLAS");
     for (const bool zeros : {false, true}) {
-      const __half* A = zeros ? zero_a.data() : d_a.data();
-      const __half* B = zeros ? zero_b.data() : d_b.data();
+      const __half* A = zeros ? zero_a.data() : d_a;
+      const __half* B = zeros ? zero_b.data() : d_b;
       const double cublas_ms = time_ms(run_cublas(A, B));
       const double step4_ms = time_ms(run(launch_tuned_gemm, A, B));
       std::printf("%-10s %16.1f %16.1f %9.1f%%\n", zeros ? "all zero" : "random", tc::tflops(flops, step4_ms),
                   tc::tflops(flops, cublas_ms), 100.0 * cublas_ms / step4_ms);
       std::fflush(stdout);
     }
-    const bool ok = r.passed && zero_ok;
+    const bool ok = v.passed() && zero_ok;
     std::printf("\nRESULT: %s\n", ok ? "step 4 matches the reference" : "MISMATCH");
     return ok ? tc::kExitOk : tc::kExitMismatch;
   });

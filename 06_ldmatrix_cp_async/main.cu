@@ -4,8 +4,9 @@
 // Read top to bottom: (1) read the problem from the command line, (2) explain on the host what each step changes:
 // the ldmatrix addressing, the shared-memory layouts and their bank cost, each step's tile (this part runs on any
 // machine), (3) check for a GPU, (4) probe ldmatrix on the GPU against tc/layouts/ldmatrix.hpp, (5) measure the
-// mma.sync ceiling, (6) run every step at every size, verified and timed next to cuBLAS in the same process, (7) the
-// table: TFLOP/s, % of cuBLAS, % of the ceiling, and each kernel's registers and shared memory, (8) the verdict.
+// mma.sync ceiling, (6) run every step at every size, verified (integer operands exactly, random ones against fp64:
+// tc/gemm_check.hpp) and timed next to cuBLAS in the same process, (7) the tables: TFLOP/s, % of cuBLAS, % of the
+// ceiling; the verification; each kernel's registers and shared memory, (8) the verdict.
 // Exit codes: README.md, "Exit codes".
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "figures.hpp"
@@ -20,12 +21,12 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/layouts/ldmatrix.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/main.hpp"
-#include "tc/random.hpp"
+#include "tc/memory.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
 
 #include <cstdio>
@@ -128,7 +129,7 @@ bool probe_one() {
   return differ == 0;
 }
 
-// (6) One step at one size: run, verify against the shared reference, time.
+// (6) One step at one size: verified on the two operand sets of tc/gemm_check.hpp, timed on the random one.
 struct Row {
   tc::GemmShape s;
   const char* step;
@@ -136,54 +137,48 @@ struct Row {
   bool passed = false;
 };
 
-struct Operands {
-  int m, n, k, lda, ldb, ldc;
-  tc::DeviceBuffer<__half> a, b;
-  tc::DeviceBuffer<float> c;
-  std::vector<float> c_host;
-  tc::GemmReference ref;
-};
-
-Operands make_operands(const Options& o, const tc::GemmShape& s, const tc::CublasHandle& cublas) {
-  const int m = s.m, n = s.n, k = s.k;
-  const int lda = tc::RowMajor::min_ld(m, k), ldb = tc::ColMajor::min_ld(k, n), ldc = std::max(1, m);
-  std::vector<__half> a(tc::RowMajor::storage_size(m, k, lda)), b(tc::ColMajor::storage_size(k, n, ldb));
-  std::vector<float> c(std::size_t(ldc) * n);
-  tc::fill_random(a, o.seed, tc::Fill::Real);
-  tc::fill_random(b, o.seed + 1, tc::Fill::Real);
-  tc::fill_random(c, o.seed + 2, tc::Fill::Real);
-  tc::GemmReference ref =
-      tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, m, n, k, o.alpha, a, lda, b, ldb, o.beta, c, ldc);
-  return {m, n, k, lda, ldb, ldc, tc::DeviceBuffer<__half>(a), tc::DeviceBuffer<__half>(b),
-          tc::DeviceBuffer<float>(c.size()), std::move(c), std::move(ref)};
+// A row-major (op T, lda = k), B column-major (op N, ldb = k), C column-major (ldc = m).
+tc::GemmProblem problem(const Options& o, const tc::GemmShape& s) {
+  return tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s.m, s.n, s.k, o.alpha, o.beta);
 }
 
-Row run_step(const Options& o, Operands& p, const StepInfo& step, double cublas_ms) {
-  auto reset_c = [&] { o.beta != 0.0 ? p.c.upload(p.c_host) : p.c.poison(); };  // poison: unwritten elements fail
-  auto launch = [&] {
-    step.launch(p.m, p.n, p.k, float(o.alpha), p.a.data(), p.lda, p.b.data(), p.ldb, float(o.beta), p.c.data(), p.ldc,
-                nullptr);
+// What one size allocates: both checks and the padded copies of the step with the largest block tile.
+tc::MemoryNeed memory_need(const Options& o, const tc::GemmShape& s) {
+  return tc::gemm_check_memory<__half, float>(problem(o, s)) +
+         tc::padded_operands_memory<LdsmGemm<Step4Tuned, Step4Tile>>(s.m, s.n, s.k);
+}
+
+// Both operand sets of one size, made once and shared by every step.
+struct Operands {
+  tc::ExactCheck<__half, float> exact;
+  tc::RandomOperands<__half, float> random;
+};
+
+Row run_step(const Options& o, Operands& p, const StepInfo& step, double cublas_ms,
+             std::vector<tc::VerificationRow>& checks) {
+  const tc::GemmProblem& g = p.random.problem();
+  auto launch_on = [&](const __half* A, const __half* B, float* C) {
+    step.launch(g.m, g.n, g.k, float(o.alpha), A, g.lda, B, g.ldb, float(o.beta), C, g.ldc, nullptr);
   };
-  Row row{{p.m, p.n, p.k}, step.name};
-  reset_c();
-  launch();
-  const std::vector<float> got = p.c.download();
-  const tc::CompareResult r =
-      tc::compare(p.m, p.n, p.k, got.data(), p.ldc, p.ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
-  row.passed = r.passed;
-  if (!r.passed) std::printf("%s at %dx%dx%d: %s\n", step.name, p.m, p.n, p.k, r.summary().c_str());
+  Row row{{g.m, g.n, g.k}, step.name};
+  const tc::GemmVerdict v = tc::check_gemm(p.exact, p.random, launch_on);
+  row.passed = v.passed();
+  checks.push_back({std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k) + " " + step.name, v,
+                    o.alpha});
+  p.random.reset_c();
   tc::rest_gpu(o.rest_ms);  // every timing starts from the same rested GPU, at the same clock (tc/timer.hpp)
-  row.ms = tc::benchmark(launch, o.warmup, o.repeats).median_ms;
+  row.ms = tc::benchmark([&] { launch_on(p.random.a(), p.random.b(), p.random.c()); }, o.warmup, o.repeats).median_ms;
   row.cublas_ms = cublas_ms;
   return row;
 }
 
 double time_cublas(const Options& o, Operands& p, const tc::CublasHandle& cublas) {
-  p.c.upload(p.c_host);  // cuBLAS reads C when beta != 0: give it the input C
+  const tc::GemmProblem& g = p.random.problem();
+  p.random.reset_c();  // cuBLAS reads C when beta != 0: give it the input C
   tc::rest_gpu(o.rest_ms);
-  return tc::benchmark([&] { tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, p.m, p.n, p.k, o.alpha,
-                                                            p.a.data(), p.lda, p.b.data(), p.ldb, o.beta, p.c.data(),
-                                                            p.ldc, p.c.data(), p.ldc); },
+  return tc::benchmark([&] { tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, g.m, g.n, g.k, o.alpha,
+                                                            p.random.a(), g.lda, p.random.b(), g.ldb, o.beta,
+                                                            p.random.c(), g.ldc, p.random.c(), g.ldc); },
                        o.warmup, o.repeats)
       .median_ms;
 }
@@ -222,6 +217,12 @@ int main(int argc, char** argv) {
     // (3) Everything below needs a GPU of SM >= 8.0 (cp.async, m16n8k16); without one this exits 77 ("skipped").
     std::printf("\n");
     tc::require_sm(tc::chapter::kMinSm, "chapter 06 (cp.async and mma.sync kernels)");
+    // Every size's memory, before anything is allocated: a problem that cannot fit stops here with one line (exit 6).
+    for (const tc::GemmShape& s : o.sizes) {
+      tc::require_memory("06_ldmatrix_cp_async " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                             std::to_string(s.k),
+                         memory_need(o, s));
+    }
 
     // (4) The probe.
     std::printf("== probe: every ldmatrix variant on a coordinate-encoded tile (ldmatrix_probe.cuh) ==\n");
@@ -238,10 +239,12 @@ int main(int argc, char** argv) {
     // (6) Every step at every size.
     tc::CublasHandle cublas;
     std::vector<Row> rows;
+    std::vector<tc::VerificationRow> checks;
     for (const tc::GemmShape& s : o.sizes) {
-      Operands p = make_operands(o, s, cublas);
+      Operands p{tc::ExactCheck<__half, float>(cublas, problem(o, s), o.seed + 10),
+                 tc::RandomOperands<__half, float>(cublas, problem(o, s), o.seed)};
       const double cublas_ms = time_cublas(o, p, cublas);
-      for (const StepInfo& step : steps()) rows.push_back(run_step(o, p, step, cublas_ms));
+      for (const StepInfo& step : steps()) rows.push_back(run_step(o, p, step, cublas_ms, checks));
     }
 
     // (7) The table.
@@ -261,6 +264,9 @@ int main(int argc, char** argv) {
     std::printf("cuBLAS: cublasGemmEx fp16 -> fp32, transa T, transb N, timed in this process; ceiling: %.1f TFLOP/s "
                 "measured above. Sizes off a step's block tile include the padded copies.\n",
                 ceiling.tflops);
+    std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
+                "==\n");
+    tc::print_verification("size             step", checks);
     if (!o.csv.empty()) {
       std::vector<tc::BenchRow> bench;
       for (const Row& r : rows) bench.push_back({"06", r.step, "f16->f32", "TN", r.s, r.ms, r.cublas_ms, r.passed});

@@ -1,7 +1,7 @@
 // 06_tile_sweep: the bounded sweep that chose Step4Tile. Fifteen tiles of step 3's kernel (multistage_gemm_kernel on
 // the swizzled layout), compiled ahead, each run on one fp16 -> fp32 problem (m = n = k = --size, A row-major, B
-// column-major), checked against the reference (cuBLAS at this size, tc/reference_for.cuh) and timed beside cuBLAS's
-// fp16 TN GEMM on the same operands, in the same process. Writes CSV to stdout, one line per tile with its registers,
+// column-major), checked as the chapter checks (integer operands exactly, random ones against fp64: tc/gemm_check.hpp)
+// and timed on the random ones beside cuBLAS's fp16 TN GEMM on the same operands, in the same process. Writes CSV to stdout, one line per tile with its registers,
 // spills and shared memory, so the choice can be re-made on another GPU; docs/06 renders it as a table.
 // Every timing, cuBLAS's included, starts after --rest-ms of idle GPU (tc::rest_gpu says why).
 // Usage: 06_tile_sweep [--size 8192] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes" (1 on any
@@ -15,9 +15,9 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/main.hpp"
-#include "tc/random.hpp"
-#include "tc/reference_for.cuh"
+#include "tc/memory.hpp"
 #include "tc/timer.hpp"
 
 #include <cstdio>
@@ -28,9 +28,8 @@ namespace {
 
 struct Problem {
   int size, warmup, repeats, rest_ms;
-  const __half *a, *b;
-  float* c;
-  const tc::GemmReference* ref;
+  tc::ExactCheck<__half, float>* exact;
+  tc::RandomOperands<__half, float>* random;
   double cublas_ms;
 };
 
@@ -38,23 +37,22 @@ template <typename Tile>
 bool sweep_one(const Problem& p) {
   using Gemm = LdsmGemm<Step3Multistage, Tile>;
   const int s = p.size;
-  auto launch = [&] { Gemm::launch(s, s, s, 1.0f, p.a, s, p.b, s, 0.0f, p.c, s, nullptr); };
-  launch();
-  std::vector<float> got(std::size_t(s) * s);
-  TC_CHECK(cudaMemcpy(got.data(), p.c, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
-  const tc::CompareResult r =
-      tc::compare(s, s, s, got.data(), s, *p.ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Real));
+  auto launch_on = [&](const __half* A, const __half* B, float* C) {
+    Gemm::launch(s, s, s, 1.0f, A, s, B, s, 0.0f, C, s, nullptr);
+  };
+  const bool passed = tc::check_gemm(*p.exact, *p.random, launch_on).passed();
   tc::rest_gpu(p.rest_ms);
-  const double ms = tc::benchmark(launch, p.warmup, p.repeats).median_ms;
+  const double ms =
+      tc::benchmark([&] { launch_on(p.random->a(), p.random->b(), p.random->c()); }, p.warmup, p.repeats).median_ms;
   cudaFuncAttributes attr{};
   TC_CHECK(cudaFuncGetAttributes(&attr, multistage_gemm_kernel<Tile>));
   const double flops = tc::gemm_flops(s, s, s);
   std::printf("%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%zu,%.4f,%.1f,%.1f,%.1f,%s\n", Tile::BlockM, Tile::BlockN, Tile::BlockK,
               Tile::WarpsM, Tile::WarpsN, Tile::Stages, Tile::GroupN, Tile::kThreads, Tile::kSmemBytes, attr.numRegs,
               std::size_t(attr.localSizeBytes), ms, tc::tflops(flops, ms), tc::tflops(flops, p.cublas_ms),
-              100.0 * p.cublas_ms / ms, r.passed ? "PASS" : "FAIL");
+              100.0 * p.cublas_ms / ms, passed ? "PASS" : "FAIL");
   std::fflush(stdout);  // a line per tile as it finishes, so a sweep cut short still shows what it measured
-  return r.passed;
+  return passed;
 }
 
 }  // namespace
@@ -75,26 +73,23 @@ int main(int argc, char** argv) {
     std::printf("# 06_tile_sweep --size %d --repeats %lld on %s\n", s, static_cast<long long>(cli.get_int("repeats")),
                 tc::describe(device).c_str());
 
-    std::vector<__half> a(std::size_t(s) * s), b(std::size_t(s) * s);
-    tc::fill_random(a, 2026, tc::Fill::Real);
-    tc::fill_random(b, 2027, tc::Fill::Real);
+    const tc::GemmProblem problem = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s, s, s, 1.0, 0.0);
+    tc::require_memory("06_tile_sweep " + std::to_string(s) + "^3", tc::gemm_check_memory<__half, float>(problem));
     tc::CublasHandle cublas;
-    const tc::GemmReference ref =
-        tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0, a, s, b, s, 0.0, {}, s);
-    tc::DeviceBuffer<__half> d_a(a), d_b(b);
-    tc::DeviceBuffer<float> d_c(std::size_t(s) * s);
+    tc::ExactCheck<__half, float> exact(cublas, problem, 2036);
+    tc::RandomOperands<__half, float> random(cublas, problem, 2026);
     const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
     const int rest_ms = int(cli.get_int("rest-ms"));
     tc::rest_gpu(rest_ms);
     const double cublas_ms = tc::benchmark(
                                  [&] {
                                    tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s, s, s, 1.0,
-                                                                  d_a.data(), s, d_b.data(), s, 0.0, d_c.data(), s,
-                                                                  d_c.data(), s);
+                                                                  random.a(), s, random.b(), s, 0.0, random.c(), s,
+                                                                  random.c(), s);
                                  },
                                  warmup, repeats)
                                  .median_ms;
-    const Problem p{s, warmup, repeats, rest_ms, d_a.data(), d_b.data(), d_c.data(), &ref, cublas_ms};
+    const Problem p{s, warmup, repeats, rest_ms, &exact, &random, cublas_ms};
 
     std::printf("block_m,block_n,block_k,warps_m,warps_n,stages,group_n,threads,smem_bytes,registers,spill_bytes,ms,"
                 "tflops,cublas_tflops,pct_cublas,verdict\n");

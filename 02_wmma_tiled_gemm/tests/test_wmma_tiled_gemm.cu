@@ -1,6 +1,7 @@
 // Chapter 02 tests. Host: the launchers' grid arithmetic, the warp-to-tile maps, the tile contract that decides
 // between a direct launch and padded copies, and argument errors. GPU: both kernels for every precision they cover,
-// over the shape matrix of the chapter's issue, with alpha/beta, padded leading dimensions and poisoned output.
+// over the shape matrix of the chapter's issue, with alpha/beta, padded leading dimensions and poisoned output, each
+// through the chapter's two checks (integer operands exactly, random ones against fp64: tc/gemm_check.hpp).
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "wmma_tiled_gemm.cuh"
 
@@ -10,10 +11,10 @@
 #include "tc/padded_gemm.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/tile_contract.hpp"
 #include "tc/warp_tile_grid.hpp"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -127,47 +128,23 @@ struct Case {
   int pad;  // extra rows of storage in A and C: lda = m + pad, ldc = m + pad (and ldb = k + pad)
 };
 
-// Runs Kernel on one case with fresh random data; returns the comparison with the reference and whether the padding
-// rows of C (rows m..ldc-1) came back bit for bit as they went in.
+// Runs Kernel on one case through the chapter's two checks (tc_test/gemm.hpp): integer operands checked exactly and
+// random ones against fp64, at every size; and whether the padding rows of C (rows m..ldc-1) came back as they went in.
 template <typename Kernel>
-std::pair<tc::CompareResult, bool> run_case(const Case& cs, std::uint64_t seed) {
+tc::test::GemmCheckOutcome run_case(const Case& cs, std::uint64_t seed) {
   using P = typename Kernel::Precision;
   using In = typename P::Input;
   using Acc = typename P::Accumulator;
-  const int lda = cs.m + cs.pad, ldb = cs.k + cs.pad, ldc = cs.m + cs.pad;
-  // Small problems get integer-valued inputs, exact in fp32, so an indexing bug fails exactly; large ones (checked
-  // against cuBLAS) get random reals and the K-scaled tolerance.
-  const tc::Fill fill = tc::reference_on_cpu(cs.m, cs.n, cs.k) ? tc::Fill::Integer : tc::Fill::Real;
-  std::vector<In> a(std::size_t(lda) * cs.k), b(std::size_t(ldb) * cs.n);
-  std::vector<Acc> c(std::size_t(ldc) * cs.n);
-  tc::fill_random(a, seed, fill);
-  tc::fill_random(b, seed + 1, fill);
-  tc::fill_random(c, seed + 2, fill);
+  const tc::GemmProblem p{tc::Op::N, tc::Op::N, cs.m, cs.n, cs.k, cs.m + cs.pad, cs.k + cs.pad, cs.m + cs.pad,
+                          cs.alpha, cs.beta};
   const tc::CublasHandle cublas;
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, tc::Op::N, tc::Op::N, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, c, ldc);
-
-  tc::DeviceBuffer<In> d_a(a), d_b(b);
-  tc::DeviceBuffer<Acc> d_c(c.size());
-  if (cs.beta != 0.0) {
-    d_c.upload(c);
-  } else {
-    d_c.poison();  // C must not be read when beta == 0: NaN * 0 would show it
-  }
-  const std::vector<Acc> before = d_c.download();
-  tc::launch_gemm_any_size<Kernel>(cs.m, cs.n, cs.k, Acc(cs.alpha), d_a.data(), lda, d_b.data(), ldb,
-                                   Acc(cs.beta), d_c.data(), ldc, nullptr);
-  TC_CHECK(cudaDeviceSynchronize());
-  const std::vector<Acc> got = d_c.download();
-
-  bool padding_untouched = true;
-  for (int j = 0; j < cs.n; ++j)
-    for (int i = cs.m; i < ldc; ++i) {
-      const std::size_t e = std::size_t(j) * ldc + i;
-      padding_untouched &= std::memcmp(&got[e], &before[e], sizeof(Acc)) == 0;
-    }
-  const tc::Tolerance tol = tc::tolerance_for<P>(fill);
-  return {tc::compare(cs.m, cs.n, cs.k, got.data(), ldc, ref, tol), padding_untouched};
+  return tc::test::check_both<In, Acc>(
+      cublas, p, seed,
+      [&](const In* A, const In* B, Acc* C) {
+        tc::launch_gemm_any_size<Kernel>(p.m, p.n, p.k, Acc(p.alpha), A, p.lda, B, p.ldb, Acc(p.beta), C, p.ldc,
+                                         nullptr);
+      },
+      std::is_same_v<P, tc::WmmaTF32> ? tc::InputRounding::Tf32 : tc::InputRounding::None);
 }
 
 template <typename P>
@@ -184,11 +161,12 @@ void check_shapes(const std::vector<std::vector<int>>& shapes) {
     for (auto [alpha, beta] : alpha_betas<P>()) {
       for (int pad : {0, 8}) {
         const Case cs{s[0], s[1], s[2], alpha, beta, pad};
-        const auto [r, padding_untouched] = run_case<Kernel>(cs, seed++);
+        const tc::test::GemmCheckOutcome r = run_case<Kernel>(cs, seed++);
         INFO(Kernel::name << " " << P::name << " " << cs.m << "x" << cs.n << "x" << cs.k << " alpha " << alpha
-                          << " beta " << beta << " pad " << pad << ": " << r.summary());
-        CHECK(r.passed);
-        CHECK(padding_untouched);
+                          << " beta " << beta << " pad " << pad << "\nexact:  " << r.verdict.exact.summary()
+                          << "\nrandom: " << r.verdict.random.summary());
+        CHECK(r.verdict.passed());
+        CHECK(r.padding_untouched);
       }
     }
   }
@@ -211,16 +189,17 @@ TEMPLATE_TEST_CASE("block-tiled WMMA GEMM matches the reference for every shape,
   check_shapes<WmmaBlockTiledGemm<TestType>>(kShapes);
 }
 
-TEMPLATE_TEST_CASE("both WMMA GEMMs match cuBLAS at 4096 cubed", "[gpu][large]", tc::WmmaF16, tc::WmmaBF16,
+TEMPLATE_TEST_CASE("both WMMA GEMMs pass both checks at 4096 cubed", "[gpu][large]", tc::WmmaF16, tc::WmmaBF16,
                    tc::WmmaTF32, tc::WmmaF64, tc::WmmaS8) {
   tc::test::require_gpu(tc::chapter::kMinSm);
   for (auto [alpha, beta] : alpha_betas<TestType>()) {
     const Case cs{4096, 4096, 4096, alpha, beta, 0};
-    const tc::CompareResult naive = run_case<WmmaNaiveGemm<TestType>>(cs, 7).first;
-    const tc::CompareResult tiled = run_case<WmmaBlockTiledGemm<TestType>>(cs, 8).first;
-    INFO("alpha " << alpha << " beta " << beta << "\nnaive: " << naive.summary() << "\nblock-tiled: "
-                  << tiled.summary());
-    CHECK(naive.passed);
-    CHECK(tiled.passed);
+    const tc::GemmVerdict naive = run_case<WmmaNaiveGemm<TestType>>(cs, 7).verdict;
+    const tc::GemmVerdict tiled = run_case<WmmaBlockTiledGemm<TestType>>(cs, 8).verdict;
+    INFO("alpha " << alpha << " beta " << beta << "\nnaive exact: " << naive.exact.summary() << "\nnaive random: "
+                  << naive.random.summary() << "\nblock-tiled exact: " << tiled.exact.summary()
+                  << "\nblock-tiled random: " << tiled.random.summary());
+    CHECK(naive.passed());
+    CHECK(tiled.passed());
   }
 }

@@ -1,8 +1,8 @@
 // Chapter 03 tests. Host: the lda/ldb rules of each op, the row-major wrapper's swap (against an independent row-major
 // reference), the address maps, and the load model (tc/layouts/wmma_loads.hpp) against the measured trace. GPU: all
-// four ops for f16 and s8 over the issue's shapes, against the reference with the same transa/transb (cuBLAS at
-// 1024^3) and, where results are exact, bit for bit against cuBLAS with the same transa/transb; the row-major wrapper
-// for all four ops.
+// four ops for f16 and s8 over the issue's shapes and 1024^3, through the chapter's two checks (integer operands
+// exactly, random ones against fp64, the same transa/transb) and bit for bit against cuBLAS with the same
+// transa/transb on the integer operands; the row-major wrapper for all four ops.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "figures.hpp"
 #include "row_major_gemm.cuh"
@@ -11,11 +11,12 @@
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/layouts/wmma_loads.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
 
 #include <cctype>
 #include <cstdint>
@@ -229,72 +230,56 @@ struct Case {
   int pad;  // extra elements per line of storage in A, B and C
 };
 
-// Runs the column-major launcher on one case with fresh random data; compares with the reference for the same
-// transa/transb, checks that C's padding rows came back untouched, and where the result is exact (s8, or integer-valued
-// f16) also compares it bit for bit with cuBLAS's own GEMM with the same transa/transb, wherever cuBLAS accepts it.
+// Runs the column-major launcher on one case through the chapter's two checks (tc_test/gemm.hpp: integer operands
+// exactly, random ones against fp64, the same transa/transb), checks that C's padding rows came back untouched, and
+// compares the exact result bit for bit with cuBLAS's own GEMM with the same transa/transb on the same integer
+// operands, wherever cuBLAS accepts them.
 template <typename P>
 void run_case(const Case& cs, std::uint64_t seed) {
   using In = typename P::Input;
   using Acc = typename P::Accumulator;
   const bool ta = cs.op_a == tc::Op::T, tb = cs.op_b == tc::Op::T;
-  const int lda = (ta ? cs.k : cs.m) + cs.pad, ldb = (tb ? cs.n : cs.k) + cs.pad, ldc = cs.m + cs.pad;
-  const tc::Fill fill = tc::reference_on_cpu(cs.m, cs.n, cs.k) ? tc::Fill::Integer : tc::Fill::Real;
-  std::vector<In> a(std::size_t(lda) * (ta ? cs.m : cs.k)), b(std::size_t(ldb) * (tb ? cs.k : cs.n));
-  std::vector<Acc> c(std::size_t(ldc) * cs.n);
-  tc::fill_random(a, seed, fill);
-  tc::fill_random(b, seed + 1, fill);
-  tc::fill_random(c, seed + 2, fill);
+  const tc::GemmProblem p{cs.op_a,       cs.op_b, cs.m, cs.n, cs.k, (ta ? cs.k : cs.m) + cs.pad,
+                          (tb ? cs.n : cs.k) + cs.pad, cs.m + cs.pad, cs.alpha, cs.beta};
+  auto launch = [&](const In* A, const In* B, Acc* C) {
+    launch_wmma_transposed_gemm<P>(p.op_a, p.op_b, p.m, p.n, p.k, Acc(p.alpha), A, p.lda, B, p.ldb, Acc(p.beta), C,
+                                   p.ldc);
+  };
   const tc::CublasHandle cublas;
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, cs.op_a, cs.op_b, cs.m, cs.n, cs.k, cs.alpha, a, lda, b, ldb, cs.beta, c, ldc);
-
-  tc::DeviceBuffer<In> d_a(a), d_b(b);
-  tc::DeviceBuffer<Acc> d_c(c.size());
-  cs.beta != 0.0 ? d_c.upload(c) : d_c.poison();
-  const std::vector<Acc> before = d_c.download();
-  launch_wmma_transposed_gemm<P>(cs.op_a, cs.op_b, cs.m, cs.n, cs.k, Acc(cs.alpha), d_a.data(), lda, d_b.data(), ldb,
-                                 Acc(cs.beta), d_c.data(), ldc);
-  const std::vector<Acc> got = d_c.download();
-
+  tc::ExactCheck<In, Acc> exact(cublas, p, seed);
+  tc::RandomOperands<In, Acc> random(cublas, p, seed + 3);
+  const tc::GemmVerdict v = tc::check_gemm(exact, random, launch);
   INFO(P::name << " " << op_pair(cs.op_a, cs.op_b) << " " << cs.m << "x" << cs.n << "x" << cs.k << " alpha "
-               << cs.alpha << " beta " << cs.beta << " pad " << cs.pad);
-  const tc::CompareResult r = tc::compare(cs.m, cs.n, cs.k, got.data(), ldc, ref, tc::tolerance_for<P>(fill));
-  INFO(r.summary());
-  CHECK(r.passed);
-  bool padding_untouched = true;
-  for (int j = 0; j < cs.n; ++j)
-    for (int i = cs.m; i < ldc; ++i) {
-      const std::size_t e = std::size_t(j) * ldc + i;
-      padding_untouched &= std::memcmp(&got[e], &before[e], sizeof(Acc)) == 0;
-    }
-  CHECK(padding_untouched);
+               << cs.alpha << " beta " << cs.beta << " pad " << cs.pad << "\nexact:  " << v.exact.summary()
+               << "\nrandom: " << v.random.summary());
+  CHECK(v.passed());
+  CHECK(tc::test::padding_untouched(p, exact.last_output(), exact.c_input()));
+  CHECK(tc::test::padding_untouched(p, random.last_output(), random.c_input()));
 
-  if (std::is_same_v<In, std::int8_t> || fill == tc::Fill::Integer) {
-    // cuBLAS itself with the same transa/transb, into a separate buffer. These results are exact (integers, or
-    // integer-valued halves whose sums fp32 holds exactly), so where cuBLAS runs the kernel must equal it bit for bit.
-    // cuBLAS's int8 GEMM refuses some leading dimensions (not multiples of 4); there the exact reference above is the
-    // check. (Random real inputs, at 1024^3, are checked against cuBLAS already: it is their reference.)
-    tc::DeviceBuffer<Acc> d_cublas(c);
-    bool accepted = true;
-    try {
-      tc::cublas_gemm<In, Acc>(cublas, cs.op_a, cs.op_b, cs.m, cs.n, cs.k, cs.alpha, d_a.data(), lda, d_b.data(), ldb,
-                               cs.beta, d_cublas.data(), ldc, d_cublas.data(), ldc);
-      TC_CHECK(cudaDeviceSynchronize());
-    } catch (const tc::CudaError& e) {
-      if (!std::is_same_v<In, std::int8_t>) throw;
-      accepted = false;
-      UNSCOPED_INFO("cuBLAS int8 refused: " << e.what());
-    }
-    if (accepted) {
-      const std::vector<Acc> want = d_cublas.download();
-      std::int64_t differ = 0;
-      for (int j = 0; j < cs.n; ++j)
-        for (int i = 0; i < cs.m; ++i) {
-          const std::size_t e = std::size_t(j) * ldc + i;
-          differ += !(tc::to_double(got[e]) == tc::to_double(want[e]));  // equal values (+0 == -0); NaN differs
-        }
-      CHECK(differ == 0);
-    }
+  // cuBLAS itself with the same transa/transb on the exact check's integer operands, into a separate buffer. Those
+  // results are exact, so where cuBLAS runs the kernel must equal it bit for bit. cuBLAS's int8 GEMM refuses some
+  // leading dimensions (not multiples of 4); there the exact reference above is the check.
+  const tc::DeviceBuffer<In> d_a(exact.a()), d_b(exact.b());
+  tc::DeviceBuffer<Acc> d_cublas(exact.c_input());
+  bool accepted = true;
+  try {
+    tc::cublas_gemm<In, Acc>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, d_a.data(), p.lda, d_b.data(), p.ldb,
+                             p.beta, d_cublas.data(), p.ldc, d_cublas.data(), p.ldc);
+    TC_CHECK(cudaDeviceSynchronize());
+  } catch (const tc::CudaError& e) {
+    if (!std::is_same_v<In, std::int8_t>) throw;
+    accepted = false;
+    UNSCOPED_INFO("cuBLAS int8 refused: " << e.what());
+  }
+  if (accepted) {
+    const std::vector<Acc> want = d_cublas.download(), &got = exact.last_output();
+    std::int64_t differ = 0;
+    for (int j = 0; j < p.n; ++j)
+      for (int i = 0; i < p.m; ++i) {
+        const std::size_t e = std::size_t(j) * p.ldc + i;
+        differ += !(tc::to_double(got[e]) == tc::to_double(want[e]));  // equal values (+0 == -0); NaN differs
+      }
+    CHECK(differ == 0);
   }
 }
 
@@ -316,7 +301,7 @@ TEMPLATE_TEST_CASE("all four ops match the reference with the same transa-transb
         for (int pad : {0, 8}) run_case<TestType>({op_a, op_b, m, n, k, alpha, beta, pad}, seed++);
 }
 
-TEMPLATE_TEST_CASE("all four ops match cuBLAS with the same transa-transb at 1024 cubed", "[gpu][ops][large]",
+TEMPLATE_TEST_CASE("all four ops pass both checks and match cuBLAS exactly at 1024 cubed", "[gpu][ops][large]",
                    tc::WmmaF16, tc::WmmaS8) {
   tc::test::require_gpu(tc::chapter::kMinSm);
   std::uint64_t seed = 400;

@@ -3,7 +3,7 @@
 // the kernel's own addresses; the launchers' one-line errors. GPU: the single tile (the issue's values with the
 // f16-accumulate variant, random integers with every variant and layout), the hardware probe for every variant,
 // chapter 01's WMMA fragments against the formulas, and the GEMM on the issue's shapes with (alpha, beta) (1, 0) and
-// (0.5, 2).
+// (0.5, 2), each through the chapter's two checks (integer operands exactly, random ones against fp64).
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "lane_figures.hpp"
 #include "mma_gemm.cuh"
@@ -13,13 +13,14 @@
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/matrix.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
 #include "tc/wmma_probe.cuh"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
 
 #include <array>
 #include <string>
@@ -71,24 +72,18 @@ tc::CompareResult run_tile(std::uint64_t seed, int pad) {
   return tc::compare(S::M, S::N, S::K, got.data(), S::M, ref, tc::Tolerance::exact());
 }
 
-// The GEMM on (m, n, k) with random reals (A row-major lda = k, B column-major ldb = k, C column-major ldc = m).
-void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, tc::Fill fill) {
-  const int lda = std::max(1, k), ldb = lda, ldc = std::max(1, m);
-  std::vector<__half> a(std::size_t(m) * lda), b(std::size_t(n) * ldb);
-  std::vector<float> c(std::size_t(ldc) * n);
-  tc::fill_random(a, 31, fill);
-  tc::fill_random(b, 32, fill);
-  tc::fill_random(c, 33, fill);
-  const tc::GemmReference ref =
-      tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  tc::DeviceBuffer<__half> d_a(a), d_b(b);
-  tc::DeviceBuffer<float> d_c(c.size());
-  beta != 0.0 ? d_c.upload(c) : d_c.poison();
-  launch_mma_gemm(m, n, k, float(alpha), d_a.data(), lda, d_b.data(), ldb, float(beta), d_c.data(), ldc);
-  const std::vector<float> got = d_c.download();
-  const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<tc::WmmaF16>(fill));
-  INFO(m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << ": " << r.summary());
-  CHECK(r.passed);
+// The GEMM on (m, n, k) (A row-major lda = k, B column-major ldb = k, C column-major ldc = m) through the chapter's
+// two checks: integer operands exactly, random ones against fp64 (tc_test/gemm.hpp), C's padding untouched.
+void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta) {
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  const tc::test::GemmCheckOutcome r = tc::test::check_both<__half, float>(
+      cublas, p, 31, [&](const __half* A, const __half* B, float* C) {
+        launch_mma_gemm(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc);
+      });
+  INFO(m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
+         << "\nrandom: " << r.verdict.random.summary());
+  CHECK(r.verdict.passed());
+  CHECK(r.padding_untouched);
 }
 
 struct Wmma16x16x16 {
@@ -112,7 +107,7 @@ TEST_CASE("the probe's recovery finds the formulas in their own prediction", "[p
   CHECK(r.mismatches == 0);
   CHECK(r.a == tc::mma_m16n8k16_map(tc::MmaOperand::A));
   CHECK(r.b == tc::mma_m16n8k16_map(tc::MmaOperand::B));
-  CHECK(r.c == tc::mma_m16n8k16_map(tc::MmaOperand::C));
+  CHECK(r.c_kept == 128);
 }
 
 TEST_CASE("the probe's recovery rejects hardware that places elements elsewhere", "[probe]") {
@@ -132,11 +127,11 @@ TEST_CASE("the probe's recovery rejects hardware that places elements elsewhere"
   const MmaProbeResult columns = recovered_with_swap(0, 1);
   CHECK(columns.mismatches > 0);
   CHECK(columns.b != tc::mma_m16n8k16_map(tc::MmaOperand::B));  // B's columns are read off D's
-  CHECK(columns.c != tc::mma_m16n8k16_map(tc::MmaOperand::C));
+  CHECK(columns.c_kept == 128 - 2 * S::kElemsC);  // lanes 0 and 1 got each other's C registers
   const MmaProbeResult rows = recovered_with_swap(0, 4);
   CHECK(rows.mismatches > 0);
   CHECK(rows.a != tc::mma_m16n8k16_map(tc::MmaOperand::A));  // A's rows are read off D's
-  CHECK(rows.c != tc::mma_m16n8k16_map(tc::MmaOperand::C));
+  CHECK(rows.c_kept == 128 - 2 * S::kElemsC);
 }
 
 TEST_CASE("pack_f16x2 puts the even-numbered element in bits 0..15", "[packing]") {
@@ -231,7 +226,8 @@ TEMPLATE_TEST_CASE("the single tile matches the CPU exactly on integers, any lay
   CHECK(ccr.passed);
 }
 
-TEMPLATE_TEST_CASE("the hardware places every A, B and C element where the formulas say", "[gpu][probe]",
+TEMPLATE_TEST_CASE("the hardware places every A and B element where the formulas say and keeps C's registers",
+                   "[gpu][probe]",
                    tc::MmaF32F16F16F32, tc::MmaF16F16F16F16, tc::MmaF32BF16BF16F32) {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const MmaProbeResult r = probe_mma_m16n8k16<TestType>();
@@ -239,7 +235,7 @@ TEMPLATE_TEST_CASE("the hardware places every A, B and C element where the formu
   CHECK(r.mismatches == 0);
   CHECK(r.a == tc::mma_m16n8k16_map(tc::MmaOperand::A));
   CHECK(r.b == tc::mma_m16n8k16_map(tc::MmaOperand::B));
-  CHECK(r.c == tc::mma_m16n8k16_map(tc::MmaOperand::C));
+  CHECK(r.c_kept == 128);
 }
 
 TEST_CASE("WMMA 16x16x16 fragments are two m16n8k16 fragments side by side along N", "[gpu][probe][wmma]") {
@@ -259,29 +255,29 @@ TEST_CASE("WMMA 16x16x16 fragments are two m16n8k16 fragments side by side along
   CHECK(count_wmma_matches(c, 4, 4, tc::MmaOperand::C, 8) == 128);
 }
 
-TEST_CASE("the mma.sync GEMM matches the reference on the issue's shapes", "[gpu][gemm]") {
+TEST_CASE("the mma.sync GEMM passes both checks on the issue's shapes", "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-    check_gemm(cublas, 16, 8, 16, alpha, beta, tc::Fill::Real);
-    check_gemm(cublas, 17, 33, 65, alpha, beta, tc::Fill::Real);
-    check_gemm(cublas, 1000, 1016, 1040, alpha, beta, tc::Fill::Real);
+    check_gemm(cublas, 16, 8, 16, alpha, beta);
+    check_gemm(cublas, 17, 33, 65, alpha, beta);
+    check_gemm(cublas, 1000, 1016, 1040, alpha, beta);
   }
 }
 
-TEST_CASE("the mma.sync GEMM is exact on integer-valued inputs, so an indexing slip cannot hide", "[gpu][gemm]") {
+TEST_CASE("the mma.sync GEMM passes both checks on tile multiples, the padded path and k = 0", "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  check_gemm(cublas, 128, 128, 32, 1.0, 0.0, tc::Fill::Integer);   // one block, one stage
-  check_gemm(cublas, 256, 384, 96, 1.0, 0.0, tc::Fill::Integer);   // several blocks and stages, tile multiples
-  check_gemm(cublas, 256, 384, 96, 0.5, 2.0, tc::Fill::Integer);   // the epilogue reading C
-  check_gemm(cublas, 130, 250, 40, 1.0, 0.0, tc::Fill::Integer);   // the padded path
-  check_gemm(cublas, 128, 128, 0, 1.0, 2.0, tc::Fill::Integer);    // k = 0: C = beta * C
+  check_gemm(cublas, 128, 128, 32, 1.0, 0.0);   // one block, one stage
+  check_gemm(cublas, 256, 384, 96, 1.0, 0.0);   // several blocks and stages, tile multiples
+  check_gemm(cublas, 256, 384, 96, 0.5, 2.0);   // the epilogue reading C
+  check_gemm(cublas, 130, 250, 40, 1.0, 0.0);   // the padded path
+  check_gemm(cublas, 128, 128, 0, 1.0, 2.0);    // k = 0: C = beta * C
 }
 
-TEST_CASE("the mma.sync GEMM matches cuBLAS at 4096^3", "[gpu][gemm][large]") {
+TEST_CASE("the mma.sync GEMM passes both checks at 4096^3", "[gpu][gemm][large]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
-    check_gemm(cublas, 4096, 4096, 4096, alpha, beta, tc::Fill::Real);
+    check_gemm(cublas, 4096, 4096, 4096, alpha, beta);
 }

@@ -1,8 +1,11 @@
 // Chapter 06 tests. Host: the committed figures equal what figures.hpp draws; every step's ldmatrix reads and
 // cp.async writes are conflict-free by the bank calculator on the kernels' own offsets; copies and warps cover their
 // tiles once; the launchers' one-line errors; the ablation kernels' K weights. GPU: every ldmatrix variant against
-// tc::ldmatrix_map; every step on 128x128x32, an odd shape, integer-exact shapes and (in [large]) 4096^3 and 8192^3
-// against cuBLAS, each with (alpha, beta) = (1, 0) and (0.5, 2); each ablation kernel against its K weights.
+// tc::ldmatrix_map; every step on 128x128x32, odd shapes, several slices, the padded path, k = 0 and (in [large])
+// 4096^3 and 8192^3 through the chapter's two checks (integer operands exactly, random ones against fp64), each with
+// (alpha, beta) = (1, 0) and (0.5, 2); at 8192^3, step 4's output mutated on purpose (a K column dropped or doubled,
+// A transposed, alpha or beta wrong, a tile unwritten) must fail the exact check; each ablation kernel against its K
+// weights.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "ablation.cuh"
 #include "figures.hpp"
@@ -15,10 +18,12 @@
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/reference_for.cuh"
+#include "tc/gemm_check.hpp"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
 
 #include <array>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -99,25 +104,31 @@ bool covers_once() {
   return true;
 }
 
-// One step on (m, n, k): A row-major lda = k, B column-major ldb = k, C column-major ldc = m.
+// One step on (m, n, k) (A row-major lda = k, B column-major ldb = k, C column-major ldc = m) through the chapter's
+// two checks: integer operands exactly, random ones against fp64 (tc_test/gemm.hpp), C's padding untouched.
 void check_gemm(const tc::CublasHandle& cublas, const NamedLauncher& step, int m, int n, int k, double alpha,
-                double beta, tc::Fill fill) {
-  const int lda = std::max(1, k), ldb = lda, ldc = std::max(1, m);
-  std::vector<__half> a(std::size_t(m) * lda), b(std::size_t(n) * ldb);
-  std::vector<float> c(std::size_t(ldc) * n);
-  tc::fill_random(a, 61, fill);
-  tc::fill_random(b, 62, fill);
-  tc::fill_random(c, 63, fill);
-  const tc::GemmReference ref =
-      tc::reference_for<tc::WmmaF16>(cublas, tc::Op::T, tc::Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  tc::DeviceBuffer<__half> d_a(a), d_b(b);
-  tc::DeviceBuffer<float> d_c(c.size());
-  beta != 0.0 ? d_c.upload(c) : d_c.poison();
-  step.launch(m, n, k, float(alpha), d_a.data(), lda, d_b.data(), ldb, float(beta), d_c.data(), ldc, nullptr);
-  const std::vector<float> got = d_c.download();
-  const tc::CompareResult r = tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<tc::WmmaF16>(fill));
-  INFO(step.name << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << ": " << r.summary());
-  CHECK(r.passed);
+                double beta) {
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  const tc::test::GemmCheckOutcome r = tc::test::check_both<__half, float>(
+      cublas, p, 61, [&](const __half* A, const __half* B, float* C) {
+        step.launch(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
+      });
+  INFO(step.name << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta
+                 << "\nexact:  " << r.verdict.exact.summary() << "\nrandom: " << r.verdict.random.summary());
+  CHECK(r.verdict.passed());
+  CHECK(r.padding_untouched);
+}
+
+// C += scale * (column l of op(A)) (row l of op(B)): the output of a kernel that counted K column l once too often
+// (scale = alpha) or left it out (scale = -alpha). A row-major m x k (lda = k), B column-major k x n (ldb = k). The
+// rank-1 update is cublasSger in fp32, exact on these integers.
+void add_k_column(const tc::CublasHandle& cublas, const tc::GemmProblem& p, const std::vector<__half>& a,
+                  const std::vector<__half>& b, int l, float scale, float* C) {
+  std::vector<float> x(p.m), y(p.n);
+  for (int i = 0; i < p.m; ++i) x[i] = __half2float(a[std::size_t(i) * p.lda + l]);
+  for (int j = 0; j < p.n; ++j) y[j] = __half2float(b[std::size_t(j) * p.ldb + l]);
+  const tc::DeviceBuffer<float> d_x(x), d_y(y);
+  TC_CHECK(cublasSger(cublas.get(), p.m, p.n, &scale, d_x.data(), 1, d_y.data(), 1, C, p.ldc));
 }
 
 // An ablation kernel on (m, n, k) with integer-valued operands against the CPU reference of the product
@@ -314,36 +325,99 @@ TEST_CASE("every ldmatrix variant delivers what tc::ldmatrix_map says", "[gpu][p
   check_probe<4, true>();
 }
 
-TEST_CASE("every step matches the reference on one tile and an odd shape", "[gpu][gemm]") {
+TEST_CASE("every step passes both checks on one tile and odd shapes", "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (const NamedLauncher& step : kSteps)
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-      check_gemm(cublas, step, 128, 128, 32, alpha, beta, tc::Fill::Real);
-      check_gemm(cublas, step, 17, 33, 65, alpha, beta, tc::Fill::Real);
-      check_gemm(cublas, step, 1000, 1016, 1040, alpha, beta, tc::Fill::Real);
+      check_gemm(cublas, step, 128, 128, 32, alpha, beta);
+      check_gemm(cublas, step, 17, 33, 65, alpha, beta);
+      check_gemm(cublas, step, 1000, 1016, 1040, alpha, beta);
     }
 }
 
-TEST_CASE("every step is exact on integer-valued inputs, so an indexing slip cannot hide", "[gpu][gemm]") {
+TEST_CASE("every step passes both checks over several slices, the padded path and k = 0", "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (const NamedLauncher& step : kSteps) {
-    check_gemm(cublas, step, 256, 512, 160, 1.0, 0.0, tc::Fill::Integer);  // several blocks and slices; 5 > Stages
-    check_gemm(cublas, step, 256, 512, 160, 0.5, 2.0, tc::Fill::Integer);  // the epilogue reading C
-    check_gemm(cublas, step, 256, 256, 32, 1.0, 0.0, tc::Fill::Integer);   // one slice: fewer than Stages - 1
-    check_gemm(cublas, step, 130, 250, 40, 1.0, 0.0, tc::Fill::Integer);   // the padded path
-    check_gemm(cublas, step, 256, 256, 0, 1.0, 2.0, tc::Fill::Integer);    // k = 0: C = beta * C
+    check_gemm(cublas, step, 256, 512, 160, 1.0, 0.0);  // several blocks and slices; 5 > Stages
+    check_gemm(cublas, step, 256, 512, 160, 0.5, 2.0);  // the epilogue reading C
+    check_gemm(cublas, step, 256, 256, 32, 1.0, 0.0);   // one slice: fewer than Stages - 1
+    check_gemm(cublas, step, 130, 250, 40, 1.0, 0.0);   // the padded path
+    check_gemm(cublas, step, 256, 256, 0, 1.0, 2.0);    // k = 0: C = beta * C
   }
 }
 
-TEST_CASE("every step matches cuBLAS at 4096^3 and 8192^3", "[gpu][gemm][large]") {
+TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][large]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (int s : {4096, 8192})
     for (const NamedLauncher& step : kSteps)
       for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
-        check_gemm(cublas, step, s, s, s, alpha, beta, tc::Fill::Real);
+        check_gemm(cublas, step, s, s, s, alpha, beta);
+}
+
+TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, and passes it untouched",
+          "[gpu][gemm][large][mutation]") {
+  tc::test::require_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  constexpr int kS = 8192;
+  for (const auto& alpha_beta : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+    const double alpha = alpha_beta.first, beta = alpha_beta.second;  // named, so that the lambdas can capture them
+    const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, kS, kS, kS, alpha, beta);
+    tc::ExactCheck<__half, float> exact(cublas, p, 81);
+    const std::vector<__half> a = exact.a(), b = exact.b();
+    auto step4 = [&](const __half* A, const __half* B, float* C, double alpha_used, double beta_used) {
+      launch_tuned_gemm(kS, kS, kS, float(alpha_used), A, p.lda, B, p.ldb, float(beta_used), C, p.ldc);
+    };
+    // op(A) read transposed: A's storage with rows and columns swapped (square, so the launch is the same).
+    std::vector<__half> a_t(a.size());
+    for (std::size_t i = 0; i < kS; ++i)
+      for (std::size_t l = 0; l < kS; ++l) a_t[i * kS + l] = a[l * kS + i];
+    const tc::DeviceBuffer<__half> d_a_t(a_t);
+    struct Mutation {
+      const char* name;
+      std::function<void(const __half*, const __half*, float*)> launch;
+    };
+    const std::vector<Mutation> mutations = {
+        {"K column 4000 dropped",
+         [&](const __half* A, const __half* B, float* C) {
+           step4(A, B, C, alpha, beta);
+           add_k_column(cublas, p, a, b, 4000, float(-alpha), C);
+         }},
+        {"K column 0 counted twice",
+         [&](const __half* A, const __half* B, float* C) {
+           step4(A, B, C, alpha, beta);
+           add_k_column(cublas, p, a, b, 0, float(alpha), C);
+         }},
+        {"A transposed", [&](const __half*, const __half* B, float* C) { step4(d_a_t.data(), B, C, alpha, beta); }},
+        {"alpha 1/64 too large",
+         [&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha * (1.0 + 1.0 / 64), beta); }},
+        {"beta wrong by 1", [&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha, beta + 1.0); }},
+        {"one 16 x 8 tile left unwritten",
+         [&](const __half* A, const __half* B, float* C) {
+           step4(A, B, C, alpha, beta);
+           // Rows 4096..4111 of columns 2048..2055 back to what C held before the run: poison, or the input C.
+           float* tile = C + 4096 + std::size_t(2048) * p.ldc;
+           if (beta == 0.0) {
+             TC_CHECK(cudaMemset2D(tile, sizeof(float) * p.ldc, 0xFF, 16 * sizeof(float), 8));
+           } else {
+             TC_CHECK(cudaMemcpy2D(tile, sizeof(float) * p.ldc, exact.c_input().data() + 4096 + std::size_t(2048) * p.ldc,
+                                   sizeof(float) * p.ldc, 16 * sizeof(float), 8, cudaMemcpyHostToDevice));
+           }
+         }},
+    };
+    for (const Mutation& mutation : mutations) {
+      const tc::CompareResult r = exact.run(mutation.launch);
+      INFO("alpha " << alpha << " beta " << beta << ", " << mutation.name << ": " << r.summary());
+      CHECK_FALSE(r.passed);
+    }
+    const tc::CompareResult untouched =
+        exact.run([&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha, beta); });
+    INFO("alpha " << alpha << " beta " << beta << ", untouched: " << untouched.summary());
+    CHECK(untouched.passed);
+    CHECK(tc::resolves_one_term(untouched, alpha));
+  }
 }
 
 TEST_CASE("each ablation kernel computes the product its K weights describe", "[gpu][ablation]") {

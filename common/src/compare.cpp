@@ -16,13 +16,14 @@ CompareResult compare(int m, int n, int k, const T* got, int ld_got, const doubl
       const double g = to_double(got[i + static_cast<long>(j) * ld_got]);
       const double want = ref[i + static_cast<long>(j) * ld_ref];
       const double scale = mag[i + static_cast<long>(j) * ld_ref];
-      const double bound = k * tol.u_acc * scale + tol.u_out * std::fabs(want);
+      const double bound = (k * tol.u_acc + tol.u_mag) * scale + tol.u_out * std::fabs(want);
       const double error = std::fabs(g - want);
       const bool ok = !std::isnan(g) && error <= bound;
       // Ratio error/bound ranks elements; a failure with a zero bound (exact types) or NaN ranks as infinitely bad.
       double ratio = bound > 0.0 ? error / bound : (error > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
       if (std::isnan(g)) ratio = std::numeric_limits<double>::infinity();
       ++r.checked;
+      if (bound > r.largest_bound) r.largest_bound = bound;
       if (!ok) ++r.failures;
       if (ratio > worst_ratio) {  // failures have ratio > 1, passes <= 1, so a failure always wins
         worst_ratio = ratio;

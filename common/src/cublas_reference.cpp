@@ -70,58 +70,41 @@ void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int
 
 namespace {
 
+// Every element widened to double (exact for every type here), and the same with absolute values.
 template <typename T>
-std::vector<T> absolute_values(const std::vector<T>& x) {
-  std::vector<T> out(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) out[i] = from_double<T>(std::fabs(to_double(x[i])));  // exact
-  return out;
-}
-
-template <typename T>
-std::vector<double> download_as_double(const DeviceBuffer<T>& buffer) {
-  const std::vector<T> host = buffer.download();
-  std::vector<double> out(host.size());
-  for (std::size_t i = 0; i < host.size(); ++i) out[i] = to_double(host[i]);
+std::vector<double> widen(const std::vector<T>& x, bool absolute) {
+  std::vector<double> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) out[i] = absolute ? std::fabs(to_double(x[i])) : to_double(x[i]);
   return out;
 }
 
 }  // namespace
 
 template <typename TIn, typename TOut>
-GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
-                                    const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb,
-                                    double beta, const std::vector<TOut>& C, int ldc) {
+GemmReference fp64_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
+                                  const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb, double beta,
+                                  const std::vector<TOut>& C, int ldc) {
   const int ld = m > 1 ? m : 1;
   validate_gemm_arguments(op_a, op_b, m, n, k, lda, ldb, ldc, ld);
   GemmReference r;
   r.ld = ld;
-  if constexpr (ElementTraits<TIn>::is_integer) {
-    // Integer GEMM (s8 or u8) in fp64: every product and partial sum is an integer far below 2^53, so DGEMM is exact,
-    // and it has none of cuBLAS's int8 restrictions (lda and ldb multiples of 4; no u8 x u8 at all), so any size the
-    // kernels take can be checked.
-    auto widen = [](const auto& x) { return std::vector<double>(x.begin(), x.end()); };
-    r.value = cublas_reference_gemm<double, double>(handle, op_a, op_b, m, n, k, alpha, widen(A), lda, widen(B), ldb,
-                                                    beta, widen(C), ldc).value;
-    r.magnitude.assign(r.value.size(), 0.0);
-    return r;
-  } else {
-    r.rounded = true;
-    DeviceBuffer<TIn> a(A), b(B);
-    DeviceBuffer<TOut> c(C), d(static_cast<std::size_t>(ld) * n);
-    // Poisoned, so an element cuBLAS did not write would show as NaN (or 0x80808080) in the reference and fail every
-    // comparison, rather than pass as leftover memory.
+  r.rounded = std::is_same_v<TIn, double>;
+  const bool has_c = beta != 0.0 && !C.empty();
+  DeviceBuffer<double> a(A.size()), b(B.size()), c(has_c ? C.size() : 0), d(static_cast<std::size_t>(ld) * n);
+  for (const bool absolute : {false, true}) {
+    a.upload(widen(A, absolute));
+    b.upload(widen(B, absolute));
+    if (has_c) c.upload(widen(C, absolute));
+    // Poisoned, so an element DGEMM did not write would show as NaN in the reference and fail every comparison,
+    // rather than pass as leftover memory.
     d.poison();
-    cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta,
-                           C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
-    r.value = download_as_double(d);
-    a.upload(absolute_values(A));
-    b.upload(absolute_values(B));
-    if (!C.empty()) c.upload(absolute_values(C));
-    cublas_gemm<TIn, TOut>(handle, op_a, op_b, m, n, k, std::fabs(alpha), a.data(), lda, b.data(), ldb, std::fabs(beta),
-                           C.empty() ? nullptr : c.data(), ldc, d.data(), ld);
-    r.magnitude = download_as_double(d);
-    return r;
+    cublas_gemm<double, double>(handle, op_a, op_b, m, n, k, absolute ? std::fabs(alpha) : alpha, a.data(), lda,
+                                b.data(), ldb, has_c ? (absolute ? std::fabs(beta) : beta) : 0.0,
+                                has_c ? c.data() : nullptr, ldc, d.data(), ld);
+    std::vector<double>& out = absolute ? r.magnitude : r.value;
+    out = d.download();
   }
+  return r;
 }
 
 template void cublas_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double, const __half*, int,
@@ -139,17 +122,22 @@ template void cublas_gemm<double, double>(const CublasHandle&, Op, Op, int, int,
 template void cublas_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double, const std::int8_t*, int,
     const std::int8_t*, int, double, const std::int32_t*, int, std::int32_t*, int, CublasMath);
 
-template GemmReference cublas_reference_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double,
+template GemmReference fp64_reference_gemm<__half, float>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<__half>&, int, const std::vector<__half>&, int, double, const std::vector<float>&, int);
-template GemmReference cublas_reference_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double,
-    const std::vector<__nv_bfloat16>&, int, const std::vector<__nv_bfloat16>&, int, double, const std::vector<float>&, int);
-template GemmReference cublas_reference_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double,
+template GemmReference fp64_reference_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<__nv_bfloat16>&, int, const std::vector<__nv_bfloat16>&, int, double, const std::vector<float>&,
+    int);
+template GemmReference fp64_reference_gemm<__half, __half>(const CublasHandle&, Op, Op, int, int, int, double,
+    const std::vector<__half>&, int, const std::vector<__half>&, int, double, const std::vector<__half>&, int);
+template GemmReference fp64_reference_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<float>&, int, const std::vector<float>&, int, double, const std::vector<float>&, int);
-template GemmReference cublas_reference_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double,
+template GemmReference fp64_reference_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<double>&, int, const std::vector<double>&, int, double, const std::vector<double>&, int);
-template GemmReference cublas_reference_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double,
-    const std::vector<std::int8_t>&, int, const std::vector<std::int8_t>&, int, double, const std::vector<std::int32_t>&, int);
-template GemmReference cublas_reference_gemm<std::uint8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int, double,
-    const std::vector<std::uint8_t>&, int, const std::vector<std::uint8_t>&, int, double, const std::vector<std::int32_t>&, int);
+template GemmReference fp64_reference_gemm<std::int8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int,
+    double, const std::vector<std::int8_t>&, int, const std::vector<std::int8_t>&, int, double,
+    const std::vector<std::int32_t>&, int);
+template GemmReference fp64_reference_gemm<std::uint8_t, std::int32_t>(const CublasHandle&, Op, Op, int, int, int,
+    double, const std::vector<std::uint8_t>&, int, const std::vector<std::uint8_t>&, int, double,
+    const std::vector<std::int32_t>&, int);
 
 }  // namespace tc

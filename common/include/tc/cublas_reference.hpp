@@ -47,19 +47,21 @@ void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int
                  int lda, const TIn* B, int ldb, double beta, const TOut* C, int ldc, TOut* D, int ldd,
                  CublasMath math = CublasMath::Accurate);
 
-// The reference for sizes where the CPU one (reference.hpp) is too slow: D = alpha * op(A) * op(B) + beta * C by
-// cuBLAS, from host arrays in cuBLAS layout (uploaded here; C may be empty when beta == 0), returned as a
-// GemmReference with ld = max(1, m) and rounded = true for floating types.
-// Its magnitude, |alpha| * |op(A)| * |op(B)| + |beta| * |C|, is a second cuBLAS call on the absolute values: every
-// term is non-negative, so that call's own rounding is at most k * u relative, negligible beside the k * u_acc * mag
-// bound it scales. int8 -> int32 and uint8 -> int32 are computed with fp64 DGEMM instead, which is exact for these
-// integers and free of cuBLAS's int8 restrictions (cuBLAS has no u8 x u8 GEMM at all); the result is exact
-// (rounded = false) and its magnitude is left zero.
-// tf32: pass tf32-rounded inputs (tc::round_to_tf32) with CublasMath::Accurate to check a tf32 kernel.
-// Errors: those of cublas_gemm, and tc::CudaError when device memory runs out.
+// The reference for sizes where the CPU one (reference.hpp) is too slow: D = alpha * op(A) * op(B) + beta * C in fp64,
+// from host arrays in cuBLAS layout (C may be empty when beta == 0), returned as a GemmReference with ld = max(1, m).
+// Every input is widened exactly to double on the host and the product is one cuBLAS DGEMM, so it is a reference in
+// fp64 whatever the kernel's precision, computed by nothing a kernel under test shares: for integer-valued inputs
+// (s8, u8, or floats holding integers) every product and partial sum is an integer below 2^53 and the result is
+// exact; for real inputs its error, at most k * 2^-53 * mag, is negligible beside any fp32 or fp16 bound. Only fp64
+// inputs make it as rounded as the kernel under test (rounded = true, which tc::compare allows for).
+// Its magnitude, |alpha| * |op(A)| * |op(B)| + |beta| * |C|, is a second DGEMM on the absolute values: every term is
+// non-negative, so that call's own rounding is at most k * 2^-53 relative.
+// tf32: pass tf32-rounded inputs (tc::round_to_tf32) to check a tf32 kernel.
+// Device memory: A, B, C and the result as doubles, all at once. Errors: those of cublas_gemm, and tc::CudaError when
+// device memory runs out.
 template <typename TIn, typename TOut>
-GemmReference cublas_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
-                                    const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb,
-                                    double beta, const std::vector<TOut>& C, int ldc);
+GemmReference fp64_reference_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha,
+                                  const std::vector<TIn>& A, int lda, const std::vector<TIn>& B, int ldb, double beta,
+                                  const std::vector<TOut>& C, int ldc);
 
 }  // namespace tc

@@ -10,6 +10,7 @@ inline constexpr int kExitCudaError = 3;   // a CUDA or cuBLAS call failed (out 
 // 4 is deliberately unused: Catch2 3.x test executables exit 4 for a skipped test and ctest is told so
 // (cmake/TcTesting.cmake), and a binary that cannot run must never be mistaken for a skip.
 inline constexpr int kExitNoKernelImage = 5;  // the binary holds no code for this GPU (built for other architectures)
+inline constexpr int kExitTooLarge = 6;  // the problem does not fit in host or GPU memory (checked before allocating)
 inline constexpr int kExitNoGpu = 77;      // skipped: no GPU, or its SM is below the chapter's minimum
                                            // (77 is the "skipped" code of Automake and of ctest's SKIP_RETURN_CODE)
 }  // namespace tc

@@ -4,6 +4,8 @@
 // Runs the body and maps what escapes it to the exit codes in exit_codes.hpp, printing one line to stderr:
 //   std::invalid_argument, tc::UsageError among them (bad flags, impossible sizes or strides)
 //                                                         -> "error: ..." and kExitUsage (2);
+//   tc::TooLargeError (tc::require_memory: the problem does not fit, checked before allocating)
+//                                                         -> "error: ..." and kExitTooLarge (6);
 //   std::bad_alloc (host memory too small for the problem)  -> "error: out of host memory ..." and kExitCudaError (3);
 //   any other std::exception, tc::CudaError among them (a failed CUDA or cuBLAS call, e.g. out of memory)
 //                                                         -> "error: ..." and kExitCudaError (3).
@@ -18,6 +20,7 @@
 #include "tc/cli.hpp"
 #include "tc/device.hpp"
 #include "tc/exit_codes.hpp"
+#include "tc/memory.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -47,6 +50,9 @@ int run_main(Body&& body) {
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitUsage;
+  } catch (const TooLargeError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitTooLarge;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "error: out of host memory (the problem is too large for this machine's RAM)\n");
     return kExitCudaError;

@@ -18,6 +18,7 @@
 
 #include "tc/check.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/memory.hpp"
 #include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 
@@ -25,6 +26,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 namespace tc {
 
@@ -119,5 +121,18 @@ void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accum
   padded.copy_out(C, ldc);
 }
 // [/doc:padded]
+
+// The device bytes PaddedOperands<Kernel> takes for (m, n, k): what a launch through launch_gemm_any_size may allocate
+// as scratch. Counted in 64 bits (sizes near 2^31 round up past int). Errors: tc::TooLargeError past 2^64 bytes.
+template <typename Kernel>
+MemoryNeed padded_operands_memory(int m, int n, int k) {
+  auto up = [](int x, int multiple) { return (std::uint64_t(x) + multiple - 1) / multiple * multiple; };
+  const std::uint64_t mp = up(m, Kernel::kTile.m), np = up(n, Kernel::kTile.n);
+  const std::uint64_t kd = std::max(up(k, Kernel::kTile.k), std::uint64_t(Kernel::kTile.k));  // lda() and ldb()
+  using In = typename Kernel::Precision::Input;
+  using Acc = typename Kernel::Precision::Accumulator;
+  return {0, checked_sum({checked_bytes(checked_bytes(mp, kd), sizeof(In)), checked_bytes(checked_bytes(kd, np), sizeof(In)),
+                          checked_bytes(checked_bytes(mp, np), sizeof(Acc))})};
+}
 
 }  // namespace tc
