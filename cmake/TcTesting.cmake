@@ -49,3 +49,11 @@ function(tc_add_catch_tests target)
     TEST_PREFIX "${target}:"
     PROPERTIES LABELS host)
 endfunction()
+
+# The sanitizer runner's own test (host, runs anywhere): on a stand-in compute-sanitizer, every way a run can end must
+# be passed, failed or Skipped as cmake/run_sanitizer.cmake documents; a crash with no summary must fail.
+add_test(NAME cmake:run_sanitizer_decides_every_outcome
+  COMMAND ${CMAKE_COMMAND} -DRUNNER=${PROJECT_SOURCE_DIR}/cmake/run_sanitizer.cmake
+          -DFAKE=${PROJECT_SOURCE_DIR}/cmake/tests/fake_compute_sanitizer.sh
+          -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_run_sanitizer.cmake)
+set_tests_properties(cmake:run_sanitizer_decides_every_outcome PROPERTIES LABELS host)

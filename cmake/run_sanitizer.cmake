@@ -1,17 +1,24 @@
 # ctest helper for the tests labelled "sanitizer": runs one chapter binary under one compute-sanitizer tool.
 # Usage: cmake -DTOOL=memcheck|racecheck|synccheck|initcheck -DCOMMAND=<exe>|<arg>... [-DHINTS=<dir>|...]
-#              -P run_sanitizer.cmake
+#              [-DSANITIZER=<path>] -P run_sanitizer.cmake
 # compute-sanitizer is looked for now, at run time (PATH, then HINTS: the toolkit's bin directory seen at configure
 # time, then /usr/local/cuda/bin), so a build made where it is missing still runs these tests on a GPU host.
-# Outcomes:
-#   passed   the tool ran the binary to the end, reported 0 errors (0 hazards for racecheck), and the binary exited 0;
-#   failed   any error or hazard (--error-exitcode 1), or the binary's own non-zero exit (a mismatch, a CUDA error);
-#   skipped  "tc-test-skipped: <why>", which the tests' SKIP_REGULAR_EXPRESSION reports as Skipped: no
-#            compute-sanitizer; no suitable GPU (the binary exited 77); or the tool refused the device (it printed
-#            no summary, as on gVisor-sandboxed GPU hosts).
+# SANITIZER names the program instead (cmake/tests/check_run_sanitizer.cmake feeds it a stand-in).
+# Outcomes, decided in this order:
+#   skipped  compute-sanitizer is not found; or it refused the device, by its own message ("Device not supported", as
+#            on gVisor-sandboxed GPU hosts); or the binary itself said "skipped: ..." and exited 77 (no suitable
+#            GPU). The reason is printed after "tc-test-skipped:", which the tests' SKIP_REGULAR_EXPRESSION reports
+#            as Skipped;
+#   failed   no sanitizer summary (the run crashed, or never ran the binary); any error or hazard (--error-exitcode
+#            1); the binary's own non-zero exit (a mismatch, a CUDA error); or exit 0 without a zero-error summary;
+#   passed   the tool ran the binary to the end, reported 0 errors (0 hazards for racecheck), and both exited 0.
 string(REPLACE "|" ";" command "${COMMAND}")
 string(REPLACE "|" ";" hints "${HINTS}")
-find_program(sanitizer compute-sanitizer HINTS ${hints} /usr/local/cuda/bin NO_CACHE)
+if(DEFINED SANITIZER)
+  set(sanitizer "${SANITIZER}")
+else()
+  find_program(sanitizer compute-sanitizer HINTS ${hints} /usr/local/cuda/bin NO_CACHE)
+endif()
 if(NOT sanitizer)
   message("tc-test-skipped: compute-sanitizer not found on PATH or in ${hints};/usr/local/cuda/bin")
   return()
@@ -27,10 +34,14 @@ set(all "${out}${err}")
 list(JOIN options " " shown_options)
 list(JOIN command " " shown_command)
 message("${sanitizer} ${shown_options} ${shown_command}\n${all}")
-if(NOT all MATCHES "========= (ERROR|RACECHECK) SUMMARY: ")
-  message("tc-test-skipped: compute-sanitizer printed no summary, so it did not run the binary on this device")
-elseif(rc EQUAL 77)
+string(REGEX MATCH "========= [^\n]*[Dd]evice (is )?not supported[^\n]*" refusal "${all}")
+if(refusal)
+  message("tc-test-skipped: compute-sanitizer refused this device: ${refusal}")
+elseif(rc EQUAL 77 AND all MATCHES "(^|\n)skipped: ")
   message("tc-test-skipped: the binary found no suitable GPU")
+elseif(NOT all MATCHES "========= (ERROR|RACECHECK) SUMMARY: ")
+  message(FATAL_ERROR "compute-sanitizer --tool ${TOOL}: exit ${rc} and no summary: the run crashed or never ran the "
+                      "binary")
 elseif(NOT rc EQUAL 0)
   message(FATAL_ERROR "compute-sanitizer --tool ${TOOL}: exit ${rc} (1: a report above, or the binary's mismatch)")
 elseif(NOT all MATCHES "SUMMARY: 0 (errors|hazards)")
