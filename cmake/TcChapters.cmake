@@ -9,9 +9,10 @@
 #   The chapter's binary: built for TC_CHAPTER_ARCHITECTURES, sees chapter_config.hpp, run by run_chapters in order.
 # tc_chapter_tests(<target> <sources>...)
 #   The chapter's Catch2 tests (see cmake/TcTesting.cmake), built for the same architectures.
-# tc_chapter_exercises(<nn> <sources>...)
+# tc_chapter_exercises(<nn> [GPU_TESTS] <sources>...)
 #   Workshop mode (README, "Workshop mode"): the chapter's graded exercises, built only when TC_EXERCISES is ON (the
-#   stubs in <dir>/exercises/) or SOLUTIONS (the same tests on the chapter's own code), as <nn>_exercises.
+#   stubs in <dir>/exercises/) or SOLUTIONS (the same tests on the chapter's own code), as <nn>_exercises. GPU_TESTS:
+#   some are tagged [gpu] (otherwise a test checks that none is).
 
 set_property(GLOBAL PROPERTY TC_CHAPTER_RUNS "")
 set_property(GLOBAL PROPERTY TC_CHAPTER_SKIPS "")
@@ -85,8 +86,9 @@ function(tc_chapter_exercises nn)
   if(TC_EXERCISES STREQUAL "OFF")
     return()
   endif()
+  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU_TESTS" "" "")
   set(target ${nn}_exercises)
-  add_executable(${target} ${ARGN})
+  add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
@@ -95,11 +97,15 @@ function(tc_chapter_exercises nn)
   else()
     target_compile_definitions(${target} PRIVATE TC_EXERCISE_SOLUTIONS=0)
   endif()
-  catch_discover_tests(${target}
-    TEST_SPEC "[gpu]"
-    TEST_PREFIX "${target}:"
-    TEST_LIST ${target}_gpu
-    PROPERTIES SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  if(arg_GPU_TESTS)
+    catch_discover_tests(${target}
+      TEST_SPEC "[gpu]"
+      TEST_PREFIX "${target}:"
+      TEST_LIST ${target}_gpu
+      PROPERTIES SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  else()
+    tc_require_no_gpu_tests(${target} "exercise;guard")  # "guard": not an exercise; .ci/run counts the stubs without it
+  endif()
   catch_discover_tests(${target}
     TEST_SPEC "~[gpu]"
     TEST_PREFIX "${target}:"
@@ -191,14 +197,19 @@ function(tc_finish_chapters)
 endfunction()
 
 # tc_chapter_sass_target(<name> <target> <kernel-name-substring>)
-#   An optional target <name> that prints the machine code (SASS) of <target>'s kernels whose names contain the
-#   substring, through docs/tools/sass_excerpt.sh. cuobjdump and cu++filt ship with the CUDA toolkit on GPU hosts but
-#   not on every build machine, so where they are missing the target is not created and configure says so.
+#   A target <name> that prints the machine code (SASS) of <target>'s kernels whose names contain the substring,
+#   through docs/tools/sass_excerpt.sh. cuobjdump and cu++filt ship with the CUDA toolkit on GPU hosts but not on every
+#   build machine; where they are missing, configure says so and the target stops with that one line (exit 1), so the
+#   docs' command exists everywhere and says why it cannot run here.
 function(tc_chapter_sass_target name target pattern)
   find_program(TC_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}")
   find_program(TC_CUFILT cu++filt HINTS "${CUDAToolkit_BIN_DIR}")
   if(NOT TC_CUOBJDUMP OR NOT TC_CUFILT)
-    message(STATUS "${name}: not created (cuobjdump or cu++filt not found)")
+    message(STATUS "${name}: cuobjdump or cu++filt not found; the target will say so")
+    add_custom_target(${name}
+      COMMAND ${CMAKE_COMMAND} -E echo "error: ${name} needs cuobjdump and cu++filt (CUDA toolkit), not found here"
+      COMMAND ${CMAKE_COMMAND} -E false
+      COMMENT "SASS of ${target}'s ${pattern}")
     return()
   endif()
   get_filename_component(tool_dir "${TC_CUOBJDUMP}" DIRECTORY)

@@ -36,18 +36,35 @@ target_include_directories(tc_test_support INTERFACE "${PROJECT_SOURCE_DIR}/comm
 target_link_libraries(tc_test_support INTERFACE Catch2::Catch2WithMain tc::common)
 target_compile_definitions(tc_test_support INTERFACE TC_CATCH2_MAJOR=${TC_CATCH2_MAJOR})
 
-# tc_add_catch_tests(<target> <sources>...): a Catch2 test executable with [gpu] and host tests labelled as above.
+# tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
+# above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes
+# CatchAddTests warn "contains no tests"); a test, <target>:declares_no_gpu_tests, fails if a [gpu] test appears in
+# it anyway, since the host pass ("~[gpu]") would never run it.
 function(tc_add_catch_tests target)
-  add_executable(${target} ${ARGN})
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
+  add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
-  catch_discover_tests(${target}
-    TEST_SPEC "[gpu]"
-    TEST_PREFIX "${target}:"
-    PROPERTIES LABELS gpu SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  if(arg_HOST_ONLY)
+    tc_require_no_gpu_tests(${target} "host")
+  else()
+    catch_discover_tests(${target}
+      TEST_SPEC "[gpu]"
+      TEST_PREFIX "${target}:"
+      PROPERTIES LABELS gpu SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+  endif()
   catch_discover_tests(${target}
     TEST_SPEC "~[gpu]"
     TEST_PREFIX "${target}:"
     PROPERTIES LABELS host)
+endfunction()
+
+# tc_require_no_gpu_tests(<target> <labels>): the test <target>:declares_no_gpu_tests, which lists <target>'s test
+# cases tagged [gpu] and fails if there is any (cmake/expect_no_gpu_tests.cmake).
+function(tc_require_no_gpu_tests target labels)
+  add_test(NAME ${target}:declares_no_gpu_tests
+    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+            -P ${PROJECT_SOURCE_DIR}/cmake/expect_no_gpu_tests.cmake)
+  set_tests_properties(${target}:declares_no_gpu_tests PROPERTIES LABELS "${labels}")
 endfunction()
 
 # The sanitizer runner's own test (host, runs anywhere): on a stand-in compute-sanitizer, every way a run can end must
@@ -57,3 +74,17 @@ add_test(NAME cmake:run_sanitizer_decides_every_outcome
           -DFAKE=${PROJECT_SOURCE_DIR}/cmake/tests/fake_compute_sanitizer.sh
           -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_run_sanitizer.cmake)
 set_tests_properties(cmake:run_sanitizer_decides_every_outcome PROPERTIES LABELS host)
+
+# test_summary: one line after a test run (the last step of the test workflows in CMakePresets.json): how many tests
+# passed, failed and were Skipped, and why (cmake/test_summary.cmake, from the JUnit file the test presets write).
+add_custom_target(test_summary
+  COMMAND ${CMAKE_COMMAND} -DJUNIT=${CMAKE_BINARY_DIR}/test-results.xml -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake
+  USES_TERMINAL
+  COMMENT "Summary of the last test run")
+
+# The summary script's own test, on a fixed JUnit file: Skipped tests are counted apart from passed ones, by reason.
+add_test(NAME cmake:test_summary_counts_skipped_tests_by_reason
+  COMMAND ${CMAKE_COMMAND} -DJUNIT=${PROJECT_SOURCE_DIR}/cmake/tests/test_results_sample.xml
+          -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
+set_tests_properties(cmake:test_summary_counts_skipped_tests_by_reason PROPERTIES LABELS host
+  PASS_REGULAR_EXPRESSION "summary of 5 tests: 1 passed, 1 failed, 3 Skipped \\(not run here, so not passed: 2 no GPU found \\(cudaGetDeviceCount: cudaErrorNoDevice\\) \\| 1 compute-sanitizer not found \\(PATH, /usr/local/cuda/bin\\)\\)")
