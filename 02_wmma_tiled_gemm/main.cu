@@ -32,7 +32,8 @@
 
 namespace {
 
-// H200 HBM3e bandwidth from NVIDIA's H200 datasheet (an external figure): the rate the reuse table divides by.
+// H200 HBM3e bandwidth from NVIDIA's H200 datasheet, an external figure listed in docs/external_figures.md: the rate
+// the reuse table divides by.
 constexpr double kH200DramBytesPerSecond = 4.8e12;
 
 struct Options {

@@ -134,6 +134,30 @@ TEST_CASE("the probe's recovery rejects hardware that places elements elsewhere"
   CHECK(rows.c_kept == 128 - 2 * S::kElemsC);
 }
 
+TEST_CASE("the issue's tile under the f16 bound cannot see K column 0 or 1 dropped", "[tolerance]") {
+  // What docs/05 says of the single tile's own check: the K-scaled fp16 bound (Tolerance::fp16_accumulate) is wide
+  // enough that a result missing all of K column 0 or 1 passes it, while one missing column 2 fails. That is why
+  // the binary also checks every variant exactly on integer operands (tc/gemm_check.hpp).
+  tc::HostMatrix<__half, tc::RowMajor> a(S::M, S::K), b(S::K, S::N);
+  for (int r = 0; r < S::M; ++r)
+    for (int c = 0; c < S::K; ++c) a(r, c) = __float2half(0.01f * (16 * r + c));
+  for (int r = 0; r < S::K; ++r)
+    for (int c = 0; c < S::N; ++c) b(r, c) = __float2half(0.01f * (8 * r + c));
+  const tc::GemmReference ref = tc::reference_gemm(tc::Op::T, tc::Op::T, S::M, S::N, S::K, 1.0, a.storage(), a.ld(),
+                                                   b.storage(), b.ld(), 0.0, std::vector<__half>{}, S::M);
+  auto without_column = [&](int l) {  // the exact result with K column l left out, rounded to fp16 as D is
+    std::vector<__half> d(S::M * S::N);
+    for (int j = 0; j < S::N; ++j)
+      for (int i = 0; i < S::M; ++i)
+        d[i + j * S::M] = __double2half(ref.value[i + j * S::M] -
+                                        double(__half2float(a(i, l))) * double(__half2float(b(l, j))));
+    return tc::compare(S::M, S::N, S::K, d.data(), S::M, ref, tc::Tolerance::fp16_accumulate());
+  };
+  CHECK(without_column(0).passed);
+  CHECK(without_column(1).passed);
+  CHECK_FALSE(without_column(2).passed);
+}
+
 TEST_CASE("pack_f16x2 puts the even-numbered element in bits 0..15", "[packing]") {
   const std::uint32_t reg = tc::pack_f16x2(__float2half(1.0f), __float2half(-2.0f));
   CHECK((reg & 0xffffu) == 0x3c00u);  // 1.0 in fp16

@@ -10,6 +10,13 @@
 //       the benchmark ladder's table of chapter 06 ("#all": every chapter), rendered from the CSV (ladder.hpp).
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
 // must be what ladder.hpp draws from docs/results/ladder.csv now.
+// A measured number in prose is a value link: a Markdown link to the file it comes from, whose title is an ECMAScript
+// regular expression with one group, e.g.
+//   [482.0](results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 +4 tuned +\S+ +(\S+)")
+// Exactly one line of the file (docs/results/*, or docs/external_figures.md for figures from outside the project) must
+// match (or, after anchors joined by " >>> ", the first line after them: see selected_value), and the link's text must
+// be what the group captured. And no figure in TFLOP/s, TOPS, GB/s or TB/s, and no
+// "N% of cuBLAS", may stand in prose outside such a link: a measured number typed by hand is an error.
 // Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
 //        doc_sync update <repository root>   rewrite the blocks from their sources.
 // Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
@@ -19,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -82,12 +90,128 @@ std::vector<std::string> source_lines(const fs::path& root, const std::string& k
   return out;
 }
 
-// Checks (or rewrites) one Markdown file; returns the number of blocks that differ from their sources.
+// A value link's target: a results file or the external figures, relative to the Markdown file's folder.
+bool is_value_source(const fs::path& root, const fs::path& md, const std::string& url, fs::path& file) {
+  const fs::path resolved = fs::weakly_canonical(md.parent_path() / url);
+  const fs::path results = fs::weakly_canonical(root / "docs/results");
+  const fs::path external = fs::weakly_canonical(root / "docs/external_figures.md");
+  const std::string r = resolved.string(), base = results.string() + "/";
+  if (resolved == external || r.compare(0, base.size(), base) == 0) {
+    file = resolved;
+    return true;
+  }
+  return false;
+}
+
+// What the value link's pattern selects in `file`: the group of the line it picks. A pattern is one regular
+// expression, which exactly one line of the file must match; or anchors and a final expression joined by " >>> ",
+// each searched from the line after the previous one's first match ("4096 x 4096 x 4096 >>> ^s8->s32 +TN +(\\S+)":
+// the first s8 TN row after the first line that names 4096^3), for files that print the same rows once per size.
+// Errors name the problem.
+std::string selected_value(const fs::path& file, const std::string& pattern, const std::string& where) {
+  std::vector<std::string> parts;
+  for (std::size_t from = 0;;) {
+    const auto at = pattern.find(" >>> ", from);
+    parts.push_back(pattern.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (at == std::string::npos) break;
+    from = at + 5;
+  }
+  std::vector<std::regex> res;
+  for (const std::string& part : parts) {
+    try {
+      res.emplace_back(part);
+    } catch (const std::regex_error& e) {
+      throw std::runtime_error(where + ": bad pattern \"" + part + "\": " + e.what());
+    }
+  }
+  const std::vector<std::string> lines = read_lines(file);
+  std::size_t start = 0;
+  for (std::size_t p = 0; p + 1 < res.size(); ++p) {
+    while (start < lines.size() && !std::regex_search(lines[start], res[p])) ++start;
+    if (start == lines.size()) {
+      throw std::runtime_error(where + ": anchor \"" + parts[p] + "\" matches no line of " + file.string());
+    }
+    ++start;
+  }
+  std::string value;
+  int matches = 0;
+  for (std::size_t i = start; i < lines.size(); ++i) {
+    std::smatch m;
+    if (!std::regex_search(lines[i], m, res.back())) continue;
+    if (m.size() < 2) throw std::runtime_error(where + ": pattern \"" + parts.back() + "\" has no group");
+    if (matches++ == 0) value = m[1].str();
+    if (res.size() > 1) break;  // after anchors: the first match
+  }
+  if (matches != 1) {
+    throw std::runtime_error(where + ": pattern \"" + pattern + "\" matches " + std::to_string(matches) + " lines of " +
+                             file.string() + ", not one");
+  }
+  return value;
+}
+
+// A figure in the units the project measures, or a share of cuBLAS: typed into prose, it could drift unseen.
+const std::regex kMeasuredFigure(R"re((\b\d[\d,.]*\s?(TFLOP/s|TOPS|GB/s|TB/s)\b)|(\b\d[\d.]*% of cuBLAS))re");
+
+// Checks (or rewrites) the value links of one prose line (outside code fences); returns how many differ. Also
+// reports any measured figure left outside a value link (as a drift: the check fails, update cannot fix it).
+int sync_values(const fs::path& root, const fs::path& md, std::string& line, const std::string& where) {
+  static const std::regex link(R"re(\[([^\]]*)\]\(([^ )]+) "([^"]+)"\))re");
+  // Inline code (`...`) is an example, not a value: links inside it are left alone, and its text is not linted.
+  std::vector<bool> in_code(line.size(), false);
+  for (std::size_t i = 0, open = std::string::npos; i < line.size(); ++i) {
+    if (line[i] != '`') continue;
+    if (open == std::string::npos) {
+      open = i;
+    } else {
+      for (std::size_t j = open; j <= i; ++j) in_code[j] = true;
+      open = std::string::npos;
+    }
+  }
+  auto prose = [&](std::size_t from, std::size_t to) {  // the text in [from, to) outside inline code
+    std::string text;
+    for (std::size_t i = from; i < to; ++i) text += in_code[i] ? ' ' : line[i];
+    return text;
+  };
+  int drifted = 0;
+  std::string out, outside;
+  std::size_t rest = 0;
+  for (std::sregex_iterator it(line.begin(), line.end(), link), end; it != end; ++it) {
+    const std::smatch& m = *it;
+    const std::size_t at = static_cast<std::size_t>(m.position(0)), after = at + m.length(0);
+    fs::path file;
+    if (in_code[at] || !is_value_source(root, md, m[2].str(), file)) continue;  // plain text: copied below
+    out += line.substr(rest, at - rest);
+    outside += prose(rest, at);
+    rest = after;
+    const std::string value = selected_value(file, m[3].str(), where);
+    if (value != m[1].str()) {
+      ++drifted;
+      std::cout << where << ": value '" << m[1].str() << "' differs from " << m[2].str() << "'s '" << value << "'\n";
+    }
+    out += "[" + value + "](" + m[2].str() + " \"" + m[3].str() + "\")";
+  }
+  out += line.substr(rest);
+  outside += prose(rest, line.size());
+  for (std::sregex_iterator it(outside.begin(), outside.end(), kMeasuredFigure), end; it != end; ++it) {
+    ++drifted;
+    std::cout << where << ": '" << (*it)[0].str() << "' is a measured figure typed into prose; make it a value link "
+              << "to its results file (or to docs/external_figures.md)\n";
+  }
+  line = out;
+  return drifted;
+}
+
+// Checks (or rewrites) one Markdown file; returns the number of blocks and values that differ from their sources.
 int sync_file(const fs::path& root, const fs::path& md, bool update) {
   std::vector<std::string> lines = read_lines(md);
   std::vector<std::string> result;
   int drifted = 0;
+  bool in_fence = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("```", 0) == 0) in_fence = !in_fence;
+    if (!in_fence && lines[i].rfind("```", 0) != 0 && lines[i].rfind("<!-- ", 0) != 0) {
+      drifted += sync_values(root, md, lines[i], md.string() + ":" + std::to_string(i + 1));
+    }
     result.push_back(lines[i]);
     const std::string t = trim(lines[i]);
     std::string kind;
@@ -114,6 +238,7 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
     result.insert(result.end(), wanted.begin(), wanted.end());
     result.push_back(lines[close]);
     i = close;
+    in_fence = false;  // the marker's block, fences included, is done
   }
   if (update && drifted > 0) {
     std::ofstream out(md);

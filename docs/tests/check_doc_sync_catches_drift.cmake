@@ -1,0 +1,66 @@
+# Host test: doc_sync check must fail when a number in prose drifts from its results file, and when a measured figure
+# is typed into prose without a value link. Works on a copy of the repository (build folders and .git left out),
+# which must pass as it is, then breaks it three ways:
+#   1. the value links of docs/06_ldmatrix_cp_async.md get another number (prose numbers edited by hand);
+#   2. its results file changes under it (the number went stale): the quoted value, and any block quoting the line;
+#   3. a measured figure, "123.4 TFLOP/s", is typed into a prose line of docs/02_wmma_tiled_gemm.md.
+# Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
+file(REMOVE_RECURSE "${SCRATCH}")
+file(MAKE_DIRECTORY "${SCRATCH}")
+file(GLOB entries RELATIVE "${ROOT}" "${ROOT}/*")
+foreach(entry IN LISTS entries)
+  if(NOT entry MATCHES "^(build|\\.git|\\.deps)$")
+    file(COPY "${ROOT}/${entry}" DESTINATION "${SCRATCH}")
+  endif()
+endforeach()
+
+function(doc_sync_check expect what)
+  execute_process(COMMAND "${DOC_SYNC}" check "${SCRATCH}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${what}: doc_sync check exit ${rc}\n${out}${err}")
+  if(expect STREQUAL "pass" AND NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what}: doc_sync check must pass, it exited ${rc}")
+  elseif(expect STREQUAL "fail" AND rc EQUAL 0)
+    message(FATAL_ERROR "${what}: doc_sync check must fail, it passed")
+  endif()
+  set(doc_sync_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+doc_sync_check(pass "the copy as it is")
+
+# 1. A value link's number edited by hand.
+set(doc "${SCRATCH}/docs/06_ldmatrix_cp_async.md")
+file(READ "${doc}" original)
+string(REGEX MATCH "\\[[0-9.%]+\\]\\((results/[^ )]+) \"" link "${original}")
+if(NOT link)
+  message(FATAL_ERROR "docs/06_ldmatrix_cp_async.md has no value link to break")
+endif()
+set(results_file "${SCRATCH}/docs/${CMAKE_MATCH_1}")
+string(REGEX REPLACE "\\[[0-9.%]+\\]\\((results/[^ )]+) \"" "[999.9](\\1 \"" edited "${original}")
+file(WRITE "${doc}" "${edited}")
+doc_sync_check(fail "a prose number edited")
+if(NOT doc_sync_output MATCHES "value '999.9' differs")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the edited value")
+endif()
+file(WRITE "${doc}" "${original}")
+
+# 2. The results file changes under the docs: every number in it gains a digit.
+file(READ "${results_file}" results)
+string(REGEX REPLACE "([0-9])\\.([0-9])" "\\17.\\2" stale "${results}")
+file(WRITE "${results_file}" "${stale}")
+doc_sync_check(fail "the results file changed")
+file(WRITE "${results_file}" "${results}")
+
+# 3. A measured figure typed into prose, outside any value link.
+set(doc "${SCRATCH}/docs/02_wmma_tiled_gemm.md")
+file(READ "${doc}" original)
+string(REPLACE "## Measured results\n\n" "## Measured results\n\nThe block-tiled kernel once ran at 123.4 TFLOP/s.\n\n"
+               typed "${original}")
+file(WRITE "${doc}" "${typed}")
+doc_sync_check(fail "a figure typed into prose")
+if(NOT doc_sync_output MATCHES "'123.4 TFLOP/s' is a measured figure typed into prose")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the typed figure")
+endif()
+file(WRITE "${doc}" "${original}")
+
+doc_sync_check(pass "the copy restored")
+file(REMOVE_RECURSE "${SCRATCH}")
