@@ -13,6 +13,7 @@
 #include "tc/device_buffer.hpp"
 #include "tc/main.hpp"
 #include "tc/matrix.hpp"
+#include "tc/memory.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
 #include "tc/timer.hpp"
@@ -158,6 +159,17 @@ bool probe_shape(std::vector<std::string>& summary, const std::string& svg_dir) 
   return ok;
 }
 
+// What the run allocates at its largest moment, summed over every shape as if all lived at once: each tile's host
+// matrices (A, B fp16; C fp32) with the reference and its error scale (doubles), and on the GPU A, B, C and D twice
+// (the verified run and the timed one), plus a probe's tile and per-lane slots. Kilobytes: no option can grow it, but
+// the binary checks it like every other (tc/memory.hpp).
+template <typename Shape>
+tc::MemoryNeed tile_memory() {
+  const std::uint64_t mk = Shape::M * Shape::K, kn = Shape::K * Shape::N, mn = Shape::M * Shape::N;
+  const std::uint64_t tile = 2 * (mk + kn) + 4 * mn;  // A, B in fp16; C in fp32
+  return {tile + 2 * 8 * mn, 2 * (tile + 4 * mn) + tc::checked_bytes(tc::kWarpSize * tc::kMaxProbeSlots, 4) + 4 * mk};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -198,6 +210,8 @@ int main(int argc, char** argv) {
     // (2) Everything below needs a GPU of SM >= 7.5; without one this exits 77 ("skipped").
     std::printf("\n");
     tc::require_sm(tc::chapter::kMinSm, "chapter 01 (WMMA kernels)");
+    tc::require_memory("01_wmma_single_tile",
+                       tile_memory<Shape16x16x16>() + tile_memory<Shape32x8x16>() + tile_memory<Shape8x32x16>());
 
     // (3) Run and verify.
     bool all_ok = true;

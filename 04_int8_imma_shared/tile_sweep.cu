@@ -12,7 +12,9 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_check.hpp"
 #include "tc/main.hpp"
+#include "tc/memory.hpp"
 #include "tc/random.hpp"
 #include "tc/reference_for.cuh"
 #include "tc/timer.hpp"
@@ -67,6 +69,10 @@ int main(int argc, char** argv) {
     std::printf("# 04_tile_sweep --size %d --repeats %lld on %s\n", s, static_cast<long long>(cli.get_int("repeats")),
                 tc::describe(device).c_str());
 
+    // Its operands, result and fp64 reference fit in what a pair of the chapter's checks takes (tc/gemm_check.hpp).
+    tc::require_memory("04_tile_sweep " + std::to_string(s) + "^3",
+                       tc::gemm_check_memory<std::int8_t, std::int32_t>(
+                           tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s, s, s, 1.0, 0.0)));
     std::vector<std::int8_t> a(std::size_t(s) * s), b(std::size_t(s) * s);
     tc::fill_random(a, 2026, tc::Fill::Real);  // s8: full range [-128, 127]
     tc::fill_random(b, 2027, tc::Fill::Real);

@@ -9,10 +9,11 @@
 #   The chapter's binary: built for TC_CHAPTER_ARCHITECTURES, sees chapter_config.hpp, run by run_chapters in order.
 # tc_chapter_tests(<target> <sources>...)
 #   The chapter's Catch2 tests (see cmake/TcTesting.cmake), built for the same architectures.
-# tc_chapter_exercises(<nn> [GPU_TESTS] <sources>...)
+# tc_chapter_exercises(<nn> [GPU_TESTS] [HOST_TESTS] <sources>...)
 #   Workshop mode (README, "Workshop mode"): the chapter's graded exercises, built only when TC_EXERCISES is ON (the
 #   stubs in <dir>/exercises/) or SOLUTIONS (the same tests on the chapter's own code), as <nn>_exercises. GPU_TESTS:
-#   some are tagged [gpu] (otherwise a test checks that none is).
+#   some are tagged [gpu]; HOST_TESTS: some are not. Each kind is discovered only where declared (a discovery pass
+#   that finds nothing makes CatchAddTests warn), and a guard test checks that an undeclared kind has no tests.
 
 set_property(GLOBAL PROPERTY TC_CHAPTER_RUNS "")
 set_property(GLOBAL PROPERTY TC_CHAPTER_SKIPS "")
@@ -86,7 +87,7 @@ function(tc_chapter_exercises nn)
   if(TC_EXERCISES STREQUAL "OFF")
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU_TESTS" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU_TESTS;HOST_TESTS" "" "")
   set(target ${nn}_exercises)
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
@@ -97,6 +98,8 @@ function(tc_chapter_exercises nn)
   else()
     target_compile_definitions(${target} PRIVATE TC_EXERCISE_SOLUTIONS=0)
   endif()
+  # "guard": the declares_no_*_tests checks are not exercises; .ci/run and docs/tools/exercises_summary.sh count the
+  # stubs without them.
   if(arg_GPU_TESTS)
     catch_discover_tests(${target}
       TEST_SPEC "[gpu]"
@@ -104,12 +107,16 @@ function(tc_chapter_exercises nn)
       TEST_LIST ${target}_gpu
       PROPERTIES SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
   else()
-    tc_require_no_gpu_tests(${target} "exercise;guard")  # "guard": not an exercise; .ci/run counts the stubs without it
+    tc_require_no_tests(${target} "[gpu]" "exercise;guard")
   endif()
-  catch_discover_tests(${target}
-    TEST_SPEC "~[gpu]"
-    TEST_PREFIX "${target}:"
-    TEST_LIST ${target}_host)
+  if(arg_HOST_TESTS)
+    catch_discover_tests(${target}
+      TEST_SPEC "~[gpu]"
+      TEST_PREFIX "${target}:"
+      TEST_LIST ${target}_host)
+  else()
+    tc_require_no_tests(${target} "~[gpu]" "exercise;guard")
+  endif()
   # catch_discover_tests' PROPERTIES flattens a list value, so a test would get only the first of several labels.
   # The labels are set instead by a ctest include file that runs after the discovered tests are defined.
   set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_labels.cmake")

@@ -45,7 +45,7 @@ function(tc_add_catch_tests target)
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
   if(arg_HOST_ONLY)
-    tc_require_no_gpu_tests(${target} "host")
+    tc_require_no_tests(${target} "[gpu]" "host")
   else()
     catch_discover_tests(${target}
       TEST_SPEC "[gpu]"
@@ -58,13 +58,18 @@ function(tc_add_catch_tests target)
     PROPERTIES LABELS host)
 endfunction()
 
-# tc_require_no_gpu_tests(<target> <labels>): the test <target>:declares_no_gpu_tests, which lists <target>'s test
-# cases tagged [gpu] and fails if there is any (cmake/expect_no_gpu_tests.cmake).
-function(tc_require_no_gpu_tests target labels)
-  add_test(NAME ${target}:declares_no_gpu_tests
-    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
-            -P ${PROJECT_SOURCE_DIR}/cmake/expect_no_gpu_tests.cmake)
-  set_tests_properties(${target}:declares_no_gpu_tests PROPERTIES LABELS "${labels}")
+# tc_require_no_tests(<target> <spec> <labels>): the test <target>:declares_no_<gpu|host>_tests, which lists
+# <target>'s test cases matching the Catch2 spec ("[gpu]" or "~[gpu]") and fails if there is any
+# (cmake/expect_no_tests.cmake).
+function(tc_require_no_tests target spec labels)
+  set(kind gpu)
+  if(spec STREQUAL "~[gpu]")
+    set(kind host)
+  endif()
+  add_test(NAME ${target}:declares_no_${kind}_tests
+    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" "-DSPEC=${spec}" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+            -P ${PROJECT_SOURCE_DIR}/cmake/expect_no_tests.cmake)
+  set_tests_properties(${target}:declares_no_${kind}_tests PROPERTIES LABELS "${labels}")
 endfunction()
 
 # The sanitizer runner's own test (host, runs anywhere): on a stand-in compute-sanitizer, every way a run can end must
