@@ -39,7 +39,8 @@ target_compile_definitions(tc_test_support INTERFACE TC_CATCH2_MAJOR=${TC_CATCH2
 # tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
 # above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes
 # CatchAddTests warn "contains no tests"); a test, <target>:declares_no_gpu_tests, fails if a [gpu] test appears in
-# it anyway, since the host pass ("~[gpu]") would never run it.
+# it anyway, since the host pass ("~[gpu]") would never run it. <target>:test_names_have_no_semicolons fails on a test
+# name with ';', which ctest would split into two tests.
 function(tc_add_catch_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
@@ -56,6 +57,10 @@ function(tc_add_catch_tests target)
     TEST_SPEC "~[gpu]"
     TEST_PREFIX "${target}:"
     PROPERTIES LABELS host)
+  add_test(NAME ${target}:test_names_have_no_semicolons
+    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+            -P ${PROJECT_SOURCE_DIR}/cmake/expect_no_semicolon_names.cmake)
+  set_tests_properties(${target}:test_names_have_no_semicolons PROPERTIES LABELS host)
 endfunction()
 
 # tc_require_no_tests(<target> <spec> <labels>): the test <target>:declares_no_<gpu|host>_tests, which lists

@@ -193,7 +193,7 @@ TEST_CASE("every step's ldmatrix reads are conflict-free, and the same tile unpa
   CHECK(ldmatrix_conflicts<GemmTile<128, 256, 64, 2, 4, 3, tc::Swizzled>>() == 0);  // 128-byte lines (the sweep's)
 }
 
-TEST_CASE("the swizzled steps' cp.async writes are conflict-free; the padded tile's cost a second wavefront",
+TEST_CASE("the swizzled steps' cp.async writes are conflict-free, and the padded tile's cost a second wavefront",
           "[banks]") {
   // 80-byte lines: the 8 lanes of a phase write 64 bytes of line L and 64 of line L + 1, which starts 80 bytes on, so
   // bytes 128..143 fall on the banks of bytes 0..15 again: every phase of every copy takes 2 wavefronts.
