@@ -31,6 +31,10 @@ std::string format_verification(const std::string& what_header, const std::vecto
          "operand, a wrong alpha or beta and an unwritten tile (poisoned with NaN). random |err|: the timed operands\n"
          "(uniform in [-1, 1); s8/u8 full range) against the fp64 reference, beside the worst-case bound\n"
          "k*u_acc*mag + u_out*|ref| at that element (tc/compare.hpp), which grows like K^2 and is no such guard.\n";
+  for (const VerificationRow& r : rows) {  // where a check failed, its worst element, for whoever debugs the kernel
+    if (!r.verdict.exact.passed) out += "FAIL " + r.what + ", exact check: " + r.verdict.exact.summary() + "\n";
+    if (!r.verdict.random.passed) out += "FAIL " + r.what + ", random check: " + r.verdict.random.summary() + "\n";
+  }
   for (const std::string& what : unresolved) {
     out += "note: " + what + ": the max bound is not below |alpha|, so here the exact check cannot resolve one product\n"
            "term (alpha is small beside beta * C, or K is near the exact range's end)\n";

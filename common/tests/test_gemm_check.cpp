@@ -202,7 +202,9 @@ TEST_CASE("format_verification shows both checks and flags an exact check that c
   CHECK(tiny_alpha.find("note: step 4: the max bound is not below |alpha|") != std::string::npos);
   v.exact.passed = false;
   v.exact.failures = 3;
-  CHECK(tc::format_verification("kernel", {{"step 4", v, 1.0}}).find("FAIL") != std::string::npos);
+  const std::string failed = tc::format_verification("kernel", {{"step 4", v, 1.0}});
+  CHECK(failed.find("FAIL\n") != std::string::npos);  // the verdict column
+  CHECK(failed.find("FAIL step 4, exact check: FAIL: 97/100 within tolerance") != std::string::npos);
 }
 
 TEST_CASE("gemm_check_memory counts both operand sets and the references, and refuses 64-bit overflow",
@@ -212,8 +214,8 @@ TEST_CASE("gemm_check_memory counts both operand sets and the references, and re
   const std::uint64_t s2 = std::uint64_t(8192) * 8192;
   // Device: two sets of A and B (2 bytes) and C (4 bytes), plus DGEMM's A, B, C and D in fp64.
   CHECK(need.device_bytes == 2 * (2 * s2 + 2 * s2 + 4 * s2) + 8 * 4 * s2);
-  // Host: two references (value and magnitude), the kept Cs, one operand set, one fp64 copy and one result.
-  CHECK(need.host_bytes == 2 * 16 * s2 + 2 * 4 * s2 + (2 + 2 + 4) * s2 + 8 * s2 + 4 * s2);
+  // Host: two references (value and magnitude), the kept input Cs and outputs, one operand set, one fp64 copy.
+  CHECK(need.host_bytes == 2 * 16 * s2 + 4 * 4 * s2 + (2 + 2 + 4) * s2 + 8 * s2);
   const tc::GemmProblem huge = tc::GemmProblem::tight(tc::Op::N, tc::Op::N, 2147483647, 2147483647, 2147483647, 1, 0);
   const std::string overflow =
       tc::test::thrown_message<tc::TooLargeError>([&] { tc::gemm_check_memory<double, double>(huge); });

@@ -15,6 +15,8 @@
 // Other commands (grep, cuobjdump, ncu...) are named in prose only and not checked.
 // Usage: doc_commands <repository root> <build dir>; exit 0 if every command holds, 1 listing each that does not,
 // 2 for bad usage.
+#include "text_files.hpp"
+
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,19 +38,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
+using docs_tools::read_text;
+using docs_tools::trim;
 
 // A command as the docs show it, with where it was found.
 struct Command {

@@ -22,6 +22,7 @@
 // Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
 // exits 2.
 #include "ladder.hpp"
+#include "text_files.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -35,27 +36,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> read_lines(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using docs_tools::read_lines;
+using docs_tools::read_text;
+using docs_tools::trim;
 
 // The lines a marker names: a code region, an output section or a ladder table.
 std::vector<std::string> source_lines(const fs::path& root, const std::string& kind, const std::string& target) {

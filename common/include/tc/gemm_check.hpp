@@ -289,16 +289,17 @@ struct VerificationRow {
   double alpha = 1.0;
 };
 
-// The verification table, then a legend that says what each check can and cannot catch, and one line for any row
-// whose exact check cannot resolve a single product term (resolves_one_term). `what_header` heads the first column.
+// The verification table, then a legend that says what each check can and cannot catch, the worst element of every
+// check that failed (CompareResult::summary), and one line for any row whose exact check cannot resolve a single
+// product term (resolves_one_term). `what_header` heads the first column.
 std::string format_verification(const std::string& what_header, const std::vector<VerificationRow>& rows);
 void print_verification(const std::string& what_header, const std::vector<VerificationRow>& rows);
 
 // ---- memory -----------------------------------------------------------------------------------------------------
 
 // What an ExactCheck and a RandomOperands of p allocate while both live, at the peak (the second one's reference):
-// host: both references (value and magnitude, doubles), the input C kept by each, one operand set being made, its
-// widest fp64 copy and a downloaded result; device: both operand sets, plus DGEMM's fp64 copies of A, B, C and D where
+// host: both references (value and magnitude, doubles), the input C and the last output each keeps, one operand set
+// being made and its widest fp64 copy; device: both operand sets, plus DGEMM's fp64 copies of A, B, C and D where
 // the reference runs on the GPU. Errors: tc::TooLargeError if a count overflows 64 bits.
 template <typename TIn, typename TOut>
 MemoryNeed gemm_check_memory(const GemmProblem& p) {
@@ -311,7 +312,7 @@ MemoryNeed gemm_check_memory(const GemmProblem& p) {
   if (p.b_elements() > widest) widest = p.b_elements();
   if (p.c_elements() > widest) widest = p.c_elements();
   MemoryNeed need;
-  need.host_bytes = checked_sum({reference, reference, c, c, a, b, c, checked_bytes(widest, sizeof(double)), c});
+  need.host_bytes = checked_sum({reference, reference, c, c, c, c, a, b, c, checked_bytes(widest, sizeof(double))});
   need.device_bytes = checked_sum({a, b, c, a, b, c});
   if (!reference_on_cpu(p.m, p.n, p.k)) {
     need.device_bytes = checked_sum({need.device_bytes, checked_bytes(p.a_elements(), sizeof(double)),
