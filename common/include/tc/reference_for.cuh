@@ -1,6 +1,6 @@
-// How a WMMA chapter checks a kernel of precision P on given operands: which reference, with which tolerance.
-// A chapter's main.cu and its tests both call these (through tc/gemm_check.hpp), so the binary and the test suite
-// verify the same way.
+// The fp64 reference and the tolerance of tc/gemm_check.hpp seen through a WMMA precision P, for code that holds its
+// own operands rather than the checks' (chapter 04's sweep and tests, chapter 02's exercises). The chapter binaries
+// and most tests verify through tc/gemm_check.hpp directly.
 //
 // reference_for<P>: C = alpha * op(A) * op(B) + beta * C (host arrays in cuBLAS layout: column-major, op N or T, ld
 // rules of tc/reference.hpp; C is ignored when beta == 0) as the tensor cores compute it -- for tf32 on the inputs
