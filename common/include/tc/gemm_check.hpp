@@ -187,9 +187,7 @@ class ExactCheck {
   const std::vector<TOut>& last_output() const { return output_; }
 
   const GemmProblem& problem() const { return p_; }
-  const GemmReference& reference() const { return reference_; }
-  // r of [-r, r]; 0 for integer types, whose operands span their full range.
-  int fill_max() const { return fill_max_; }
+  // "[-r, r]", or "full <type>" for integer types, whose operands span their full range.
   std::string operand_range() const {
     return fill_max_ == 0 ? std::string("full ") + ElementTraits<TIn>::name
                           : "[-" + std::to_string(fill_max_) + ", " + std::to_string(fill_max_) + "]";
@@ -200,7 +198,7 @@ class ExactCheck {
 
  private:
   GemmProblem p_;
-  int fill_max_ = 0;
+  int fill_max_ = 0;  // r of [-r, r]; 0 for integer types
   std::vector<TOut> c_input_, output_;
   GemmReference reference_;
   DeviceBuffer<TIn> a_, b_;
@@ -252,7 +250,6 @@ class RandomOperands {
   TOut* c() { return c_.data(); }
   void reset_c() { p_.beta != 0.0 ? c_.upload(c_input_) : c_.poison(); }
   const GemmProblem& problem() const { return p_; }
-  const GemmReference& reference() const { return reference_; }
 
  private:
   GemmProblem p_;
