@@ -11,9 +11,9 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/gemm_args.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/tags.hpp"
-#include "tc/reference.hpp"
 #include "tc/wmma.cuh"
 #include "tc/wmma_rules.hpp"
 

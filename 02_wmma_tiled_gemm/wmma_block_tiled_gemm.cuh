@@ -12,9 +12,9 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/gemm_args.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/tags.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 #include "tc/wmma.cuh"
 
@@ -182,26 +182,24 @@ __global__ void __launch_bounds__(Tile::kThreads)
 }
 // [/doc:block_kernel]
 
-// Launch geometry and checked launch, as tc/padded_gemm.hpp expects of a kernel.
+// Launch geometry, contract and launch, as tc/padded_gemm.hpp expects of a kernel.
 template <typename P, typename Tile = typename DefaultBlockTile<P>::type>
 struct WmmaBlockTiledGemm {
   using Precision = P;
   using LayoutA = tc::ColMajor;
   using LayoutB = tc::ColMajor;
   static constexpr const char* name = "block-tiled";
-  static constexpr tc::TileMultiple kTile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
+  // Whole block tiles only; A and B through WMMA's loads (from global memory), C through its stores.
+  static constexpr tc::TileContract kContract{{Tile::BlockM, Tile::BlockN, Tile::BlockK}, tc::kWmmaOperandRule,
+                                              tc::kWmmaOperandRule};
   static dim3 block() { return dim3(Tile::kThreads); }
   static dim3 grid(int m, int n) { return dim3((m + Tile::BlockM - 1) / Tile::BlockM, (n + Tile::BlockN - 1) / Tile::BlockN); }
 
-  // Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile contract are broken;
-  // tc::CudaError when the launch fails.
+  // Enqueues the kernel. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    if (!tc::check_tiled_launch("wmma block-tiled GEMM", kTile, tc::Op::N, tc::Op::N, m, n, k, A, lda, B, ldb, C,
-                                ldc)) {
-      return;
-    }
     wmma_block_tiled_gemm_kernel<P, Tile><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

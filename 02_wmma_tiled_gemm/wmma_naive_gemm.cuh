@@ -11,8 +11,8 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/gemm_args.hpp"
 #include "tc/layouts/tags.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 #include "tc/warp_tile_grid.hpp"
 #include "tc/wmma.cuh"
@@ -69,7 +69,7 @@ __global__ void wmma_naive_gemm_kernel(int m, int n, int k, typename P::Accumula
 }
 // [/doc:naive_kernel]
 
-// The kernel's launch geometry and its checked launch, as tc/padded_gemm.hpp expects of a kernel.
+// The kernel's launch geometry, contract and launch, as tc/padded_gemm.hpp expects of a kernel.
 template <typename P>
 struct WmmaNaiveGemm {
   using Precision = P;
@@ -78,19 +78,17 @@ struct WmmaNaiveGemm {
   static constexpr const char* name = "naive";
   // 4 x 4 warps per block, as in Lei Mao's post: 128 x 4 threads, a 4*P::M x 4*P::N patch of C per block.
   using Grid = tc::WarpPerTileGrid<4, 4>;
-  static constexpr tc::TileMultiple kTile{P::M, P::N, P::K};
+  // One warp per P::M x P::N tile, whole tiles only, every operand through WMMA's loads and stores.
+  static constexpr tc::TileContract kContract{{P::M, P::N, P::K}, tc::kWmmaOperandRule, tc::kWmmaOperandRule};
 
   static dim3 block() { return Grid::block(); }
   static dim3 grid(int m, int n) { return Grid::grid(m, n, P::M, P::N); }
 
-  // Launches on `stream`. Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile
-  // contract are broken; tc::CudaError when the launch fails.
+  // Enqueues the kernel on `stream`. Preconditions: the arguments are valid and keep kContract, m, n > 0 (checked
+  // once, by tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    if (!tc::check_tiled_launch("wmma naive GEMM", kTile, tc::Op::N, tc::Op::N, m, n, k, A, lda, B, ldb, C, ldc)) {
-      return;
-    }
     wmma_naive_gemm_kernel<P><<<grid(m, n), block(), 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();
   }

@@ -4,7 +4,7 @@
 // tile, via tc::LaneMap::at).
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 #include "tc/layouts/tags.hpp"
 
 #include <cstdio>

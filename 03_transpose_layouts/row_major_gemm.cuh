@@ -10,7 +10,7 @@
 
 #include "wmma_transposed_gemm.cuh"
 
-#include "tc/reference.hpp"
+#include "tc/gemm_args.hpp"
 
 #include <algorithm>
 #include <stdexcept>

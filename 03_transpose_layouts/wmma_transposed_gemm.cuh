@@ -11,9 +11,9 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/gemm_args.hpp"
 #include "tc/layouts/tags.hpp"
 #include "tc/padded_gemm.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 #include "tc/warp_tile_grid.hpp"
 #include "tc/wmma.cuh"
@@ -70,8 +70,8 @@ __global__ void wmma_transposed_gemm_kernel(int m, int n, int k, typename P::Acc
 }
 // [/doc:kernel]
 
-// The kernel with its layouts fixed, its geometry (chapter 02's 4 x 4 warps per block) and its checked launch, as
-// tc/padded_gemm.hpp expects of a kernel.
+// The kernel with its layouts fixed, its geometry (chapter 02's 4 x 4 warps per block), its contract and its launch,
+// as tc/padded_gemm.hpp expects of a kernel.
 template <typename P, typename LayoutA_, typename LayoutB_>
 struct WmmaTransposedGemm {
   using Precision = P;
@@ -80,14 +80,14 @@ struct WmmaTransposedGemm {
   static constexpr tc::Op kOpA = tc::op_of<LayoutA>();
   static constexpr tc::Op kOpB = tc::op_of<LayoutB>();
   using Grid = tc::WarpPerTileGrid<4, 4>;
-  static constexpr tc::TileMultiple kTile{P::M, P::N, P::K};
+  static constexpr const char* name = "naive";  // chapter 02's naive kernel, under each op
+  static constexpr tc::TileContract kContract{{P::M, P::N, P::K}, tc::kWmmaOperandRule, tc::kWmmaOperandRule};
 
-  // Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile contract are broken;
-  // tc::CudaError when the launch fails.
+  // Enqueues the kernel. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, typename P::Accumulator alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, typename P::Accumulator beta, typename P::Accumulator* C,
                      int ldc, cudaStream_t stream) {
-    if (!tc::check_tiled_launch("wmma transposed GEMM", kTile, kOpA, kOpB, m, n, k, A, lda, B, ldb, C, ldc)) return;
     wmma_transposed_gemm_kernel<P, LayoutA, LayoutB><<<Grid::grid(m, n, P::M, P::N), Grid::block(), 0, stream>>>(
         m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();

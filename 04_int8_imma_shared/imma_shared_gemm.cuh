@@ -19,9 +19,9 @@
 #include "tc/check.hpp"
 #include "tc/cp_async.cuh"
 #include "tc/dynamic_smem.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize, tc::Coord
+#include "tc/gemm_args.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/tags.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 #include "tc/wmma.cuh"
 
@@ -180,25 +180,24 @@ __global__ void __launch_bounds__(Tile::kThreads)
 // [/doc:kernel]
 
 // [doc:launcher]
-// Launch geometry and the checked launch, as tc/padded_gemm.hpp expects of a kernel: the tutorial's GEMM signature.
+// Launch geometry, contract and launch, as tc/padded_gemm.hpp expects of a kernel: the tutorial's GEMM signature.
 template <typename P, typename Tile>
 struct ImmaSharedGemm {
   static_assert(std::is_same_v<P, tc::WmmaS8> || std::is_same_v<P, tc::WmmaU8>, "an 8-bit integer precision");
   using Precision = P;
   using LayoutA = tc::RowMajor;  // op(A) = T in cuBLAS's terms
   using LayoutB = tc::ColMajor;  // op(B) = N
-  static constexpr tc::TileMultiple kTile{16, 16, 16};  // partial block tiles are handled in the kernel
+  static constexpr const char* name = "INT8 IMMA shared-memory GEMM";
+  // Partial block tiles are handled in the kernel, whole 16 x 16 x 16 fragments are not. A and B arrive by 16-byte
+  // cp.async; C goes through WMMA's accumulator loads and stores.
+  static constexpr tc::TileContract kContract{{16, 16, 16}, tc::kVector16OperandRule, tc::kWmmaOperandRule};
 
-  // Errors: std::invalid_argument (one line) when sizes, leading dimensions or the WMMA rules are broken;
-  // std::runtime_error (one line) when this GPU has less shared memory per block than Tile needs; tc::CudaError when
-  // the launch fails.
+  // Enqueues the kernel. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: std::runtime_error (one line) when this GPU has less
+  // shared memory per block than Tile needs; tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, std::int32_t alpha, const typename P::Input* A, int lda,
                      const typename P::Input* B, int ldb, std::int32_t beta, std::int32_t* C, int ldc,
                      cudaStream_t stream) {
-    if (!tc::check_tiled_launch("INT8 IMMA shared-memory GEMM", kTile, tc::Op::T, tc::Op::N, m, n, k, A, lda, B, ldb,
-                                C, ldc)) {
-      return;
-    }
     const auto kernel = imma_shared_gemm_kernel<P, Tile>;
     // Above 48 KB a block must opt in to more dynamic shared memory; once per instantiation.
     static const bool opted_in =

@@ -11,14 +11,14 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/gemm_args.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/mma_m16n8k16.hpp"
 #include "tc/layouts/tags.hpp"
 #include "tc/mma_sync.cuh"
 #include "tc/padded_gemm.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
-#include "tc/wmma.cuh"  // tc::WmmaF16: the precision name the padded launcher and the references take
+#include "tc/types.hpp"  // tc::F16F32
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -164,25 +164,22 @@ __global__ void __launch_bounds__(Tile::kThreads)
 // [/doc:kernel]
 
 // [doc:launcher]
-// Launch geometry and checked launch, as tc/padded_gemm.hpp expects of a kernel: A row-major (op(A) = T in cuBLAS's
+// Launch geometry, contract and launch, as tc/padded_gemm.hpp expects of a kernel: A row-major (op(A) = T in cuBLAS's
 // terms), B column-major (op(B) = N), any M, N, K through tc::launch_gemm_any_size.
 template <typename Tile = DefaultMmaTile>
 struct MmaGemm {
-  using Precision = tc::WmmaF16;  // fp16 in, fp32 accumulate and alpha/beta: only its Input and Accumulator are used
+  using Precision = tc::F16F32;  // fp16 in, fp32 accumulate and alpha/beta
   using LayoutA = tc::RowMajor;
   using LayoutB = tc::ColMajor;
   static constexpr const char* name = "mma.sync";
-  // The tile contract is chapter 02's, WMMA's pointer and ld rules included: stricter than this kernel needs (16-byte
-  // A and B, 4-byte C), and the padded path covers whatever breaks it.
-  static constexpr tc::TileMultiple kTile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
+  // Whole block tiles; A and B move through uint4 (16-byte) loads, C through scalar fp32 stores.
+  static constexpr tc::TileContract kContract{{Tile::BlockM, Tile::BlockN, Tile::BlockK}, tc::kVector16OperandRule,
+                                              tc::kScalarF32OperandRule};
 
-  // Errors: std::invalid_argument (one line) when sizes, leading dimensions or the tile contract are broken;
-  // tc::CudaError when the launch fails.
+  // Enqueues the kernel. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: tc::CudaError when the launch fails.
   static void launch(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb, float beta,
                      float* C, int ldc, cudaStream_t stream) {
-    if (!tc::check_tiled_launch("mma.sync GEMM", kTile, tc::Op::T, tc::Op::N, m, n, k, A, lda, B, ldb, C, ldc)) {
-      return;
-    }
     const dim3 grid(m / Tile::BlockM, n / Tile::BlockN);
     mma_gemm_kernel<Tile><<<grid, Tile::kThreads, 0, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
     tc::check_launch();

@@ -20,7 +20,8 @@
 
 #include "tc/check.hpp"
 #include "tc/device_buffer.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
 #include "tc/mma_sync.cuh"
 

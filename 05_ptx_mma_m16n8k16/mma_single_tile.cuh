@@ -7,7 +7,7 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/mma_m16n8k16.hpp"
 #include "tc/layouts/tags.hpp"
 #include "tc/mma_sync.cuh"

@@ -1,99 +1,37 @@
-// Chapter 06 -- what every step shares: the block tile, the warp's inner loop on ldmatrix.x4 + mma.sync.m16n8k16,
-// and the epilogue. The steps (step1_*.cuh .. step3_*.cuh) differ only in how a K slice reaches shared memory.
+// Chapter 06 -- what every step shares on the GPU: the warp's inner loop on ldmatrix.x4 + mma.sync.m16n8k16, the
+// epilogue, the cp.async copy of a K slice (steps 2 to 4), and the launch of any step with any tile. The steps
+// (step1_*.cuh .. step3_*.cuh) differ only in how a K slice reaches shared memory; their tiles are in gemm_tile.hpp.
 //
 // What the inner loop adds over chapter 05: a fragment is no longer 4 (A) or 2 (B) 32-bit LDS per lane at formula
 // addresses, but one ldmatrix.x4 per A fragment and one per pair of B fragments, each lane pointing at one 16-byte row
 // (tc/layouts/ldmatrix.hpp: ldmatrix_x4_a_source, ldmatrix_x4_b_source). The composition of that addressing with
-// ldmatrix's own lane map is proven equal to the m16n8k16 fragment formulas on the host (static_asserts below and
-// common/tests/test_ldmatrix_layouts.cpp) and on the GPU by every GEMM test.
-// The shared tile's layout is a type (tc/layouts/smem_lines.hpp): tc::Padded<Skew> or tc::Swizzled.
+// ldmatrix's own lane map is proven equal to the m16n8k16 fragment formulas on the host (GemmTile's static_asserts
+// and common/tests/test_ldmatrix_layouts.cpp) and on the GPU by every GEMM test.
+// Shapes and layouts, for every function here: A m x k row-major (lda), B k x n column-major (ldb), C m x n
+// column-major (ldc), fp16 in, fp32 accumulate; a stage is Tile::kStageElems halves of shared memory laid out by
+// Tile::Lines. Units: elements. Preconditions: as each function says; sm_80 or newer (ldmatrix, cp.async,
+// m16n8k16). Errors: the device functions report none; LdsmGemm::launch as it says.
+// Source: PTX ISA 9.7.14.5.15 (ldmatrix), 9.7.14.5.8 (m16n8k16 fragments), "cp.async", "cp.async.commit_group";
+// CUDA C++ Programming Guide, "Shared Memory" (opting in above 48 KB).
 #pragma once
 
-#include "tc/layouts/ldmatrix.hpp"
-#include "tc/layouts/mma_m16n8k16.hpp"
-#include "tc/layouts/smem_lines.hpp"
+#include "gemm_tile.hpp"
+
+#include "tc/check.hpp"
+#include "tc/cp_async.cuh"
+#include "tc/dynamic_smem.hpp"
+#include "tc/layouts/tags.hpp"
 #include "tc/ldmatrix.cuh"
 #include "tc/mma_sync.cuh"
+#include "tc/padded_gemm.hpp"
+#include "tc/tile_contract.hpp"
+#include "tc/types.hpp"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-
-// [doc:tile]
-// A block tile: BlockM x BlockN of C per block, BlockK of K per shared-memory stage, Stages stages, WarpsM x WarpsN
-// warps, the stage's line layout SmemTag (tc::Padded<Skew> or tc::Swizzled), and GroupN, the block order (below).
-template <int BlockM_, int BlockN_, int BlockK_, int WarpsM_, int WarpsN_, int Stages_, typename SmemTag_,
-          int GroupN_ = 1>
-struct GemmTile {
-  using Mma = tc::MmaM16N8K16;
-  using SmemTag = SmemTag_;
-  static constexpr int BlockM = BlockM_, BlockN = BlockN_, BlockK = BlockK_, Stages = Stages_, GroupN = GroupN_;
-  static constexpr int WarpsM = WarpsM_, WarpsN = WarpsN_;
-  static constexpr int kThreads = WarpsM * WarpsN * tc::kWarpSize;
-  static constexpr int WarpM = BlockM / WarpsM, WarpN = BlockN / WarpsN;  // each warp's patch of C
-  static constexpr int TilesM = WarpM / Mma::M, TilesN = WarpN / Mma::N;  // m16n8 accumulator tiles per warp
-  // A stage: BlockM lines of A (its rows), then BlockN lines of B (its columns), BlockK halves of K along each.
-  using Lines = tc::SmemLines<__half, BlockK, SmemTag>;
-  static constexpr int kLines = BlockM + BlockN;
-  static constexpr int kStageElems = kLines * Lines::kLineStride;
-  static constexpr int kSmemBytes = Stages * kStageElems * int(sizeof(__half));
-  static constexpr int kChunk = Lines::kChunk;  // 8 halves: one 16-byte copy, one ldmatrix row
-  static constexpr int kChunksPerLine = BlockK / kChunk;
-  static constexpr int kCopies = kLines * kChunksPerLine / kThreads;  // 16-byte copies per thread per stage
-  static constexpr int kLinesPerCopy = kThreads / kChunksPerLine;     // lines one pass of all threads covers
-
-  // Which line and chunk thread `thread` moves in its copy i: consecutive threads take consecutive chunks of a line,
-  // so a warp reads whole BlockK-half runs of A's rows or B's columns from global memory.
-  __host__ __device__ static constexpr tc::Coord copy_chunk(int thread, int i) {
-    const int v = thread + i * kThreads;
-    return {v / kChunksPerLine, v % kChunksPerLine};
-  }
-  // Which block tile (row, column, in tiles) block b of the 1-D grid computes. Blocks go in groups of GroupN block
-  // columns, along N first inside a group, then down M. GroupN = 1 is plain column order (M first); a larger group
-  // makes the blocks resident at one time a squarer patch of C, so they share more A and B panels in L2.
-  __host__ __device__ static constexpr tc::Coord block_tile(int b, int tiles_m, int tiles_n) {
-    const int per_group = GroupN * tiles_m, first_n = b / per_group * GroupN;
-    const int size_n = tiles_n - first_n < GroupN ? tiles_n - first_n : GroupN;  // the last group may be narrower
-    const int in_group = b % per_group;
-    return {in_group / size_n, first_n + in_group % size_n};
-  }
-  // The n8 tile the jj-th mma.sync of row i of a K step multiplies: rows run left to right, then right to left
-  // (serpentine). At each turn two consecutive mma.sync read the same B registers, which the operand reuse cache can
-  // then serve instead of the register file, as it serves the A registers along a row.
-  __host__ __device__ static constexpr int mma_column(int i, int jj) { return i % 2 == 0 ? jj : TilesN - 1 - jj; }
-  // Where warp w's WarpM x WarpN patch starts inside the block tile: warps run down M first.
-  __host__ __device__ static constexpr tc::Coord warp_origin(int warp) {
-    return {warp % WarpsM * WarpM, warp / WarpsM * WarpN};
-  }
-  // The stage offset whose 16 bytes lane `lane` points ldmatrix.x4 at for the A fragment of rows row0..row0+15 at K
-  // step k0, and for the two B fragments of columns col0..col0+15.
-  __host__ __device__ static constexpr int a_ldmatrix_offset(int row0, int k0, int lane) {
-    const tc::Coord s = tc::ldmatrix_x4_a_source(lane);
-    return Lines::offset(row0 + s.row, k0 + s.col);
-  }
-  __host__ __device__ static constexpr int b_ldmatrix_offset(int col0, int k0, int lane) {
-    const tc::Coord s = tc::ldmatrix_x4_b_source(lane);
-    return Lines::offset(BlockM + col0 + s.row, k0 + s.col);
-  }
-
-  static_assert(BlockM % WarpsM == 0 && BlockN % WarpsN == 0, "warps must split the block tile evenly");
-  static_assert(WarpM % Mma::M == 0 && BlockK % Mma::K == 0, "whole m16 tiles per warp, whole k16 steps per stage");
-  static_assert(WarpN % (2 * Mma::N) == 0, "one ldmatrix.x4 loads the B fragments of two n8 tiles");
-  static_assert(tc::ldmatrix_x4_gives_mma_a() && tc::ldmatrix_x4_gives_mma_b(false),
-                "the ldmatrix sources must deliver exactly the m16n8k16 fragments");
-  static_assert(kLines * kChunksPerLine % kThreads == 0, "every thread must issue the same number of copies");
-  static_assert(kThreads % kChunksPerLine == 0 && BlockM % kLinesPerCopy == 0,
-                "each pass of copies must cover whole lines and lie wholly in A or wholly in B");
-  static_assert(kLinesPerCopy % Lines::kRepeatLines == 0, "copy i's shared offset must be copy 0's plus a constant");
-  static_assert(Stages >= 2, "one stage computed while at least one more is filled");
-  static_assert(GroupN >= 1, "a group holds at least one block column");
-  static_assert(Mma::M % Lines::kRepeatLines == 0 && BlockM % Lines::kRepeatLines == 0,
-                "fragment i's ldmatrix rows must be fragment 0's plus a constant (load_fragments)");
-  static_assert(kSmemBytes <= 227 * 1024, "sm_80 and sm_90 give a block at most 227 KB of shared memory");
-};
-// [/doc:tile]
 
 // [doc:warp_loop]
 // The registers one K step of a warp needs: TilesM A fragments, and TilesN / 2 pairs of B fragments (b[j] holds n8
@@ -164,4 +102,76 @@ __device__ inline void store_accumulators(const float (&acc)[Tile::TilesM][Tile:
                    static_cast<std::size_t>(block_col + warp.col + j * Tile::Mma::N + p.col) * ldc;
         *c = beta != 0.0f ? alpha * acc[i][j][e] + beta * *c : alpha * acc[i][j][e];
       }
+}
+
+// [doc:copy]
+// Issue this thread's cp.async copies of the slice at K offset k0 into `stage` (any Tile::Lines layout), and commit
+// them as one group. Copy i moves the same chunk of a line Tile::kLinesPerCopy lines further than copy i - 1, so one
+// A pointer, one B pointer and one shared offset per thread serve them all, plus constants (the layout repeats every
+// 8 lines); whether copy i lies in A or in B is known at compile time.
+// Shapes: the slice is A's rows block_row .. block_row + BlockM - 1 and B's columns block_col .. + BlockN - 1, K
+// k0 .. k0 + BlockK - 1. Preconditions: A, B and every line 16-byte aligned (lda, ldb multiples of 8); the slice
+// inside A and B; called by all Tile::kThreads threads. Errors: none reported. Source: PTX ISA, "cp.async",
+// "cp.async.commit_group".
+template <typename Tile>
+__device__ inline void copy_slice_async(__half* stage, const __half* A, int lda, const __half* B, int ldb,
+                                        int block_row, int block_col, int k0) {
+  const tc::Coord first = Tile::copy_chunk(threadIdx.x, 0);
+  const int col = first.col * Tile::kChunk;
+  const __half* a = A + static_cast<std::size_t>(block_row + first.row) * lda + k0 + col;
+  const __half* b = B + static_cast<std::size_t>(block_col + first.row) * ldb + k0 + col;
+  __half* dst = stage + Tile::Lines::offset(first.row, col);
+#pragma unroll
+  for (int i = 0; i < Tile::kCopies; ++i) {
+    const int line = i * Tile::kLinesPerCopy;  // relative to first.row
+    const __half* src = line < Tile::BlockM ? a + static_cast<std::size_t>(line) * lda
+                                            : b + static_cast<std::size_t>(line - Tile::BlockM) * ldb;
+    tc::cp_async_cg_shared_global_16(dst + line * Tile::Lines::kLineStride, src, false);
+  }
+  tc::cp_async_commit_group();
+}
+// [/doc:copy]
+
+// [doc:launch]
+// Launch geometry, contract and launch of any step with any tile, as tc/padded_gemm.hpp expects of a kernel: A row-major (op(A) = T in
+// cuBLAS's terms), B column-major (op(B) = N), C column-major; m, n, k multiples of the block tile.
+template <typename Step_, typename Tile_>
+struct LdsmGemm {
+  using Step = Step_;
+  using Tile = Tile_;
+  using Precision = tc::F16F32;  // fp16 in, fp32 accumulate and alpha/beta
+  using LayoutA = tc::RowMajor;
+  using LayoutB = tc::ColMajor;
+  static constexpr const char* name = Step::name;
+  // Whole block tiles; A and B move in 16-byte copies (cp.async or uint4), C through scalar fp32 stores.
+  static constexpr tc::TileContract kContract{{Tile::BlockM, Tile::BlockN, Tile::BlockK}, tc::kVector16OperandRule,
+                                              tc::kScalarF32OperandRule};
+
+  // Enqueues Step's kernel for Tile. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size or tc::launch_whole_tiles). Errors: std::runtime_error (one line) when the GPU has less
+  // shared memory per block than the tile; tc::CudaError when the launch fails.
+  static void launch(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb, float beta,
+                     float* C, int ldc, cudaStream_t stream) {
+    const auto kernel = Step::template kernel<Tile>();
+    // Above 48 KB a block must opt in to more dynamic shared memory; once per (step, tile).
+    static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, Step::name), true);
+    (void)opted_in;
+    const int blocks = (m / Tile::BlockM) * (n / Tile::BlockN);  // a 1-D grid: Tile::block_tile orders the tiles
+    kernel<<<blocks, Tile::kThreads, Tile::kSmemBytes, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+    tc::check_launch();
+  }
+};
+// [/doc:launch]
+
+// The four steps behind the tutorial's one launcher signature (cuBLAS's argument order): C = alpha * A * B + beta * C
+// in place, A m x k row-major (lda >= max(1, k)), B k x n column-major (ldb >= max(1, k)), C m x n column-major
+// (ldc >= max(1, m); rows m..ldc-1 never written), fp16 in, fp32 accumulate and scale, any m, n, k >= 0, device
+// pointers, units of elements. Operands that break the tile contract go through padded scratch copies
+// (tc/padded_gemm.hpp). Minimum SM 8.0 (cp.async, m16n8k16). Errors: std::invalid_argument (one line) for bad sizes
+// or leading dimensions; std::runtime_error for too little shared memory; tc::CudaError for CUDA failures, out of
+// memory for the scratch included. Source: cuBLAS documentation, "cublas<t>gemm()" (transa = T, transb = N).
+template <typename Step, typename Tile>
+void launch_step_gemm(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb, float beta,
+                      float* C, int ldc, cudaStream_t stream = nullptr) {
+  tc::launch_gemm_any_size<LdsmGemm<Step, Tile>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }

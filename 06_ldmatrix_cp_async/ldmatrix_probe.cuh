@@ -10,8 +10,9 @@
 
 #include "tc/check.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/ldmatrix.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 #include "tc/layouts/probe_encoding.hpp"
 #include "tc/ldmatrix.cuh"
 

@@ -9,7 +9,7 @@
 #include "tc/check.hpp"
 #include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/mma_sync.cuh"
 #include "tc/timer.hpp"
 

@@ -1,4 +1,5 @@
-// Chapter 06, step 1 -- chapter 05's GEMM with its fragments loaded by ldmatrix.x4.
+// Chapter 06, step 1 -- chapter 05's GEMM with its fragments loaded by ldmatrix.x4. (The tile and the inner loop it
+// shares with the later steps: gemm_tile.hpp and gemm_tile.cuh.)
 //
 // What it adds over chapter 05: nothing but the fragment loads. The block plan is the same (128 x 128 x 32, 8 warps
 // of 64 x 32, shared lines padded by 16 bytes, the next K slice staged through registers while the tensor cores work,
@@ -14,11 +15,6 @@
 
 #include <cstddef>
 
-// [doc:step1_tile]
-// Chapter 05's tile: 2 stages (one computed, one being refilled), lines of 32 + 8 halves (80 bytes, which
-// common/tests/test_ldmatrix_layouts.cpp and the chapter's tests prove conflict-free for ldmatrix).
-using Step1Tile = GemmTile<128, 128, 32, 2, 4, 2, tc::Padded<8>>;
-// [/doc:step1_tile]
 
 // [doc:step1_kernel]
 // One block computes the Tile::BlockM x Tile::BlockN tile of C = alpha * A * B + beta * C of block_tile(blockIdx.x).
@@ -79,3 +75,17 @@ __global__ void __launch_bounds__(Tile::kThreads)
   store_accumulators<Tile>(acc, C, ldc, block_row, block_col, warp, lane, alpha, beta);
 }
 // [/doc:step1_kernel]
+
+// [doc:step1_launch]
+// The step as the launch struct and the driver name it (kernel<Tile>() is its kernel for a tile), and its launcher
+// with the tutorial's signature. Shapes, units, preconditions, errors and source: launch_step_gemm (gemm_tile.cuh).
+struct Step1Ldmatrix {
+  static constexpr const char* name = "1 ldmatrix";
+  template <typename Tile>
+  static auto kernel() { return ldmatrix_gemm_kernel<Tile>; }
+};
+inline void launch_ldmatrix_gemm(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb,
+                                 float beta, float* C, int ldc, cudaStream_t stream = nullptr) {
+  launch_step_gemm<Step1Ldmatrix, Step1Tile>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+// [/doc:step1_launch]

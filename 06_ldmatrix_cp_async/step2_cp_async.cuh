@@ -8,7 +8,7 @@
 // step 1's; only the pipeline changes.
 #pragma once
 
-#include "gemm_tile.cuh"
+#include "gemm_tile.cuh"  // GemmTile, the warp loop, the epilogue and copy_slice_async
 
 #include "tc/cp_async.cuh"
 
@@ -17,37 +17,16 @@
 
 #include <cstddef>
 
-// [doc:step2_tile]
-using Step2Tile = GemmTile<128, 128, 32, 2, 4, 2, tc::Padded<8>>;  // step 1's tile: only the copy mechanism differs
-// [/doc:step2_tile]
 
-// [doc:copy]
-// Issue this thread's cp.async copies of the slice at K offset k0 into `stage` (any Tile::Lines layout), and commit
-// them as one group. Copy i moves the same chunk of a line Tile::kLinesPerCopy lines further than copy i - 1, so one
-// A pointer, one B pointer and one shared offset per thread serve them all, plus constants (the layout repeats every
-// 8 lines); whether copy i lies in A or in B is known at compile time. Shapes and preconditions: as the kernels.
-template <typename Tile>
-__device__ inline void copy_slice_async(__half* stage, const __half* A, int lda, const __half* B, int ldb,
-                                        int block_row, int block_col, int k0) {
-  const tc::Coord first = Tile::copy_chunk(threadIdx.x, 0);
-  const int col = first.col * Tile::kChunk;
-  const __half* a = A + static_cast<std::size_t>(block_row + first.row) * lda + k0 + col;
-  const __half* b = B + static_cast<std::size_t>(block_col + first.row) * ldb + k0 + col;
-  __half* dst = stage + Tile::Lines::offset(first.row, col);
-#pragma unroll
-  for (int i = 0; i < Tile::kCopies; ++i) {
-    const int line = i * Tile::kLinesPerCopy;  // relative to first.row
-    const __half* src = line < Tile::BlockM ? a + static_cast<std::size_t>(line) * lda
-                                            : b + static_cast<std::size_t>(line - Tile::BlockM) * ldb;
-    tc::cp_async_cg_shared_global_16(dst + line * Tile::Lines::kLineStride, src, false);
-  }
-  tc::cp_async_commit_group();
-}
-// [/doc:copy]
 
 // [doc:step2_kernel]
 // One block computes the Tile::BlockM x Tile::BlockN tile of C = alpha * A * B + beta * C of block_tile(blockIdx.x).
-// Shapes, layouts, units, preconditions and errors: as ldmatrix_gemm_kernel (step1_ldmatrix.cuh).
+//   A: m x k, fp16, row-major (lda >= k); B: k x n, fp16, column-major (ldb >= k); C: m x n, fp32, column-major
+//   (ldc >= m). alpha, beta: fp32; C is read only when beta != 0. Accumulation in fp32. Units: elements.
+// Preconditions: m, n, k multiples of BlockM, BlockN, BlockK; A, B 16-byte aligned and lda, ldb multiples of 8 (every
+// cp.async source 16-byte aligned); gridDim.x == (m / BlockM) (n / BlockN), blockDim.x == Tile::kThreads;
+// Tile::kSmemBytes of dynamic shared memory; Tile::Stages == 2; sm_80 or newer (cp.async).
+// Errors: none reported; LdsmGemm::launch's callers check the contract.
 // Source: PTX ISA, "cp.async", "cp.async.commit_group", "cp.async.wait_group"; 9.7.14.5.15 (ldmatrix).
 template <typename Tile>
 __global__ void __launch_bounds__(Tile::kThreads)
@@ -78,3 +57,16 @@ __global__ void __launch_bounds__(Tile::kThreads)
   store_accumulators<Tile>(acc, C, ldc, block_row, block_col, warp, lane, alpha, beta);
 }
 // [/doc:step2_kernel]
+
+// [doc:step2_launch]
+// The step's name and kernel, and its launcher. Shapes, units, preconditions, errors, source: launch_step_gemm.
+struct Step2CpAsync {
+  static constexpr const char* name = "2 cp.async x2";
+  template <typename Tile>
+  static auto kernel() { return cp_async_gemm_kernel<Tile>; }
+};
+inline void launch_cp_async_gemm(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb,
+                                 float beta, float* C, int ldc, cudaStream_t stream = nullptr) {
+  launch_step_gemm<Step2CpAsync, Step2Tile>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+// [/doc:step2_launch]

@@ -12,22 +12,22 @@
 // The tile, fragment loads, copies and epilogue are the shared ones.
 #pragma once
 
-#include "gemm_tile.cuh"
-#include "step2_cp_async.cuh"  // copy_slice_async
+#include "gemm_tile.cuh"  // GemmTile, the warp loop, the epilogue and copy_slice_async
 
 #include "tc/cp_async.cuh"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-// [doc:step3_tile]
-// Step 2's block plan with 4 stages on the swizzled layout: 4 x 16 KB of shared memory.
-using Step3Tile = GemmTile<128, 128, 32, 2, 4, 4, tc::Swizzled>;
-// [/doc:step3_tile]
 
 // [doc:step3_kernel]
 // One block computes the Tile::BlockM x Tile::BlockN tile of C = alpha * A * B + beta * C of block_tile(blockIdx.x).
-// Shapes, layouts, units, preconditions and errors: as ldmatrix_gemm_kernel (step1_ldmatrix.cuh); any Stages >= 2.
+//   A: m x k, fp16, row-major (lda >= k); B: k x n, fp16, column-major (ldb >= k); C: m x n, fp32, column-major
+//   (ldc >= m). alpha, beta: fp32; C is read only when beta != 0. Accumulation in fp32. Units: elements.
+// Preconditions: m, n, k multiples of BlockM, BlockN, BlockK; A, B 16-byte aligned and lda, ldb multiples of 8;
+// gridDim.x == (m / BlockM) (n / BlockN), blockDim.x == Tile::kThreads; Tile::kSmemBytes of dynamic shared memory;
+// any Stages >= 2 and an even number of K steps per slice (static_asserts); sm_80 or newer.
+// Errors: none reported; LdsmGemm::launch's callers check the contract.
 // Source: PTX ISA, "cp.async.wait_group" (groups complete in commit order); CUDA C++ Programming Guide, "Asynchronous
 // Data Copies" (the multi-stage pattern).
 template <typename Tile>
@@ -78,3 +78,24 @@ __global__ void __launch_bounds__(Tile::kThreads)
   store_accumulators<Tile>(acc, C, ldc, block_row, block_col, warp, lane, alpha, beta);
 }
 // [/doc:step3_kernel]
+
+// [doc:step4]
+// Steps 3 and 4: one kernel, two tiles (gemm_tile.hpp: Step3Tile, and Step4Tile, the sweep's choice). Their names and
+// kernel, and their launchers. Shapes, units, preconditions, errors, source: launch_step_gemm (gemm_tile.cuh).
+struct Step3Multistage {
+  static constexpr const char* name = "3 N-stage+swz";
+  template <typename Tile>
+  static auto kernel() { return multistage_gemm_kernel<Tile>; }
+};
+struct Step4Tuned : Step3Multistage {
+  static constexpr const char* name = "4 tuned";
+};
+inline void launch_multistage_gemm(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B,
+                                   int ldb, float beta, float* C, int ldc, cudaStream_t stream = nullptr) {
+  launch_step_gemm<Step3Multistage, Step3Tile>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+inline void launch_tuned_gemm(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb,
+                              float beta, float* C, int ldc, cudaStream_t stream = nullptr) {
+  launch_step_gemm<Step4Tuned, Step4Tile>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+// [/doc:step4]

@@ -7,6 +7,9 @@
 #   generated header chapter_config.hpp.
 # tc_chapter_executable(<target> <sources>...)
 #   The chapter's binary: built for TC_CHAPTER_ARCHITECTURES, sees chapter_config.hpp, run by run_chapters in order.
+# tc_chapter_tool(<target> <sources>...)
+#   A program off the chapter's teaching path, in <dir>/tools/ (a sweep, an ablation, a trace, a figure program): built
+#   like the chapter binary, but not run by run_chapters.
 # tc_chapter_tests(<target> <sources>...)
 #   The chapter's Catch2 tests (see cmake/TcTesting.cmake), built for the same architectures.
 # tc_chapter_exercises(<nn> [GPU_TESTS] [HOST_TESTS] <sources>...)
@@ -67,8 +70,17 @@ function(tc_chapter_executable target)
   add_executable(${target} ${ARGN})
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
   target_link_libraries(${target} PRIVATE tc::common)
-  target_include_directories(${target} PRIVATE "${TC_CHAPTER_GENERATED_DIR}")
+  # The chapter's headers by name (its tools/ headers as "tools/..."), and its generated chapter_config.hpp.
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
   set_property(GLOBAL APPEND PROPERTY TC_CHAPTER_RUNS "${target}")
+endfunction()
+
+function(tc_chapter_tool target)
+  add_executable(${target} ${ARGN})
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
+  target_link_libraries(${target} PRIVATE tc::common)
+  # The chapter's own headers (tools include them by name) and its generated chapter_config.hpp.
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
 endfunction()
 
 function(tc_chapter_tests target)

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/tags.hpp"
 #include "tc/wmma.cuh"  // tc::wmma_layout_t: a layout tag as WMMA's row_major / col_major
 

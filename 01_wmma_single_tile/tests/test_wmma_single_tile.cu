@@ -104,10 +104,10 @@ TEST_CASE("launch_wmma_single_tile rejects pointers that are not 256-bit aligned
   alignas(32) static float f[8];
   CHECK(tc::test::thrown_message<std::invalid_argument>(
             [] { launch_wmma_single_tile<Shape16x16x16>(16, 16, 16, h + 8, 16, h, 16, f, 16, f, 16); }) ==
-        "A must be 32-byte (256-bit) aligned for load/store_matrix_sync");
+        "A must be 32-byte aligned for load/store_matrix_sync");
   CHECK(tc::test::thrown_message<std::invalid_argument>(
             [] { launch_wmma_single_tile<Shape16x16x16>(16, 16, 16, h, 16, h, 16, f, 16, f + 4, 16); }) ==
-        "D must be 32-byte (256-bit) aligned for load/store_matrix_sync");
+        "D must be 32-byte aligned for load/store_matrix_sync");
 }
 
 namespace {

@@ -81,7 +81,7 @@ TEST_CASE("the tile contract sends aligned tile multiples straight to the kernel
           "[padding]") {
   alignas(256) static __half h[64];
   alignas(256) static float f[64];
-  const tc::TileMultiple tile{128, 128, 32};
+  const tc::TileContract tile{{128, 128, 32}, tc::kWmmaOperandRule, tc::kWmmaOperandRule};
   CHECK_FALSE(tc::tile_contract_problem(tile, 256, 128, 64, h, 256, h, 64, f, 256));
   CHECK(*tc::tile_contract_problem(tile, 1000, 128, 64, h, 1000, h, 64, f, 1000) ==
         "m = 1000 is not a multiple of the kernel's tile 128");
@@ -90,7 +90,7 @@ TEST_CASE("the tile contract sends aligned tile multiples straight to the kernel
   CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h, 132, h, 32, f, 128) ==
         "ld of A is 132 elements; load/store_matrix_sync needs a multiple of 8 (16 bytes)");
   CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h + 8, 128, h, 32, f, 128) ==
-        "A must be 32-byte (256-bit) aligned for load/store_matrix_sync");
+        "A must be 32-byte aligned for load/store_matrix_sync");
   CHECK(*tc::tile_contract_problem(tile, 128, 128, 32, h, 128, h, 32, f, 130) ==
         "ld of C is 130 elements; load/store_matrix_sync needs a multiple of 4 (16 bytes)");
   CHECK(tc::round_up(1, 128) == 128);
@@ -109,12 +109,12 @@ TEST_CASE("launchers reject impossible sizes and leading dimensions with one lin
   CHECK(tc::test::thrown_message<std::invalid_argument>([] {
           launch_wmma_block_tiled_gemm<tc::WmmaF64>(-1, 16, 16, 1.0, nullptr, 16, nullptr, 16, 0.0, nullptr, 16);
         }) == "GEMM sizes must be >= 0, got m = -1, n = 16, k = 16");
-  // The kernels' own launches refuse what the padding path exists to fix.
+  // A whole-tile launch refuses what the padding path exists to fix: the contract is checked once, on the way in.
   alignas(256) static __half h[16];
   alignas(256) static float f[16];
   CHECK(tc::test::thrown_message<std::invalid_argument>([] {
-          WmmaNaiveGemm<tc::WmmaF16>::launch(17, 16, 16, 1.0f, h, 24, h, 16, 0.0f, f, 24, nullptr);
-        }) == "wmma naive GEMM: m = 17 is not a multiple of the kernel's tile 16");
+          tc::launch_whole_tiles<WmmaNaiveGemm<tc::WmmaF16>>(17, 16, 16, 1.0f, h, 24, h, 16, 0.0f, f, 24, nullptr);
+        }) == "naive: m = 17 is not a multiple of the kernel's tile 16");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // memory traffic it costs. Chapter 03's load traces count them for every layout; write the count.
 #pragma once
 
-#include "tc/layouts/wmma_loads.hpp"  // tc::WarpRequest, tc::LaneRead, tc::kSectorBytes
+#include "wmma_loads.hpp"  // WarpRequest, LaneRead, kSectorBytes
 #include "tc_test/exercise.hpp"
 
 namespace ex03_2 {
@@ -13,7 +13,7 @@ namespace ex03_2 {
 // The distinct 32-byte sectors a request touches. Lane l reads request[l].bytes bytes starting at element
 // request[l].element of line request[l].line; lines are ld elements apart, elements element_bytes wide, and the tile
 // starts at byte 0 (sector-aligned). Source: CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
-inline int sectors_touched(const tc::WarpRequest& request, int ld, int element_bytes) {
+inline int sectors_touched(const WarpRequest& request, int ld, int element_bytes) {
   // TODO(exercise 03.2): return the count. A lane's bytes may straddle two sectors.
   (void)request, (void)ld, (void)element_bytes;
   tc::exercise::todo("03.2", "03_transpose_layouts/exercises/ex2_sectors.hpp", "03_transpose_layouts");

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "tc/layouts/tags.hpp"
-#include "tc/layouts/wmma_loads.hpp"
+#include "wmma_loads.hpp"
 #include "tc/reference.hpp"
 
 #include <type_traits>
@@ -19,7 +19,7 @@ struct OperandLayouts {
 }  // namespace ex03_1
 
 namespace ex03_2 {
-inline int sectors_touched(const tc::WarpRequest& request, int ld, int element_bytes) {
-  return tc::request_cost(request, ld, element_bytes).sectors;
+inline int sectors_touched(const WarpRequest& request, int ld, int element_bytes) {
+  return request_cost(request, ld, element_bytes).sectors;
 }
 }  // namespace ex03_2

@@ -54,7 +54,7 @@ void check_layouts() {
 
 // The learner's count for lane l reading `bytes` bytes at (line(l), element(l)); a stub throws here, to grade().
 int sectors(int (*line)(int), int (*element)(int), int bytes, int ld, int element_bytes) {
-  tc::WarpRequest r;
+  WarpRequest r;
   for (int lane = 0; lane < 32; ++lane) r[lane] = {line(lane), element(lane), bytes};
   return ex03_2::sectors_touched(r, ld, element_bytes);
 }

@@ -1,5 +1,5 @@
 // Chapter 03 tests. Host: the lda/ldb rules of each op, the row-major wrapper's swap (against an independent row-major
-// reference), the address maps, and the load model (tc/layouts/wmma_loads.hpp) against the measured trace. GPU: all
+// reference), the address maps, and the load model (wmma_loads.hpp) against the measured trace. GPU: all
 // four ops for f16 and s8 over the issue's shapes and 1024^3, through the chapter's two checks (integer operands
 // exactly, random ones against fp64, the same transa/transb) and bit for bit against cuBLAS with the same
 // transa/transb on the integer operands; the row-major wrapper for all four ops.
@@ -12,7 +12,7 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/gemm_check.hpp"
-#include "tc/layouts/wmma_loads.hpp"
+#include "wmma_loads.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
 #include "tc_test/catch.hpp"
@@ -187,7 +187,7 @@ TEST_CASE("the load model's first instruction is what compute-sanitizer saw on t
   const std::string path = std::string(TC_SOURCE_DIR) + "/docs/results/03_wmma_load_trace_sm90.txt";
   std::ifstream in(path);
   REQUIRE(in);
-  std::map<std::string, std::vector<tc::LaneRead>> traces;
+  std::map<std::string, std::vector<LaneRead>> traces;
   std::string line, current;
   while (std::getline(in, line)) {
     if (line.rfind("== trace: ", 0) == 0) {
@@ -195,7 +195,7 @@ TEST_CASE("the load model's first instruction is what compute-sanitizer saw on t
     } else if (!current.empty() && !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
       std::istringstream row(line);
       int lane = -1;
-      tc::LaneRead r;
+      LaneRead r;
       row >> lane >> r.line >> r.element >> r.bytes;
       REQUIRE(lane == int(traces[current].size()));
       traces[current].push_back(r);
@@ -208,7 +208,7 @@ TEST_CASE("the load model's first instruction is what compute-sanitizer saw on t
     const bool a = name.find("matrix_a") == 0, f16 = name.find(" f16 ") != std::string::npos;
     const bool row_major = name.find("row_major") != std::string::npos;
     // K runs along matrix_a's lines when it is row_major, along matrix_b's when col_major.
-    const tc::WarpRequest first = tc::wmma_load_plan(f16 ? 2 : 1, a == row_major).requests.front();
+    const WarpRequest first = wmma_load_plan(f16 ? 2 : 1, a == row_major).requests.front();
     for (int lane = 0; lane < 32; ++lane) {
       INFO("lane " << lane);
       CHECK(trace[lane].line == first[lane].line);

@@ -151,21 +151,27 @@ TEST_CASE("int32 accumulation: the longest exact K for full-range inputs", "[ove
 TEST_CASE("the launcher rejects what the kernel cannot take, in one line", "[errors]") {
   using Gemm = ImmaSharedGemm<tc::WmmaS8, Tile16>;
   CHECK(tc::test::thrown_message<std::invalid_argument>([] {
-          Gemm::launch(17, 16, 16, 1, nullptr, 16, nullptr, 16, 0, nullptr, 32, nullptr);
+          tc::launch_whole_tiles<Gemm>(17, 16, 16, 1, nullptr, 16, nullptr, 16, 0, nullptr, 32, nullptr);
         }) == "INT8 IMMA shared-memory GEMM: m = 17 is not a multiple of the kernel's tile 16");
   CHECK(tc::test::thrown_message<std::invalid_argument>([] {
-          Gemm::launch(16, 16, 32, 1, nullptr, 16, nullptr, 32, 0, nullptr, 16, nullptr);
+          tc::launch_whole_tiles<Gemm>(16, 16, 32, 1, nullptr, 16, nullptr, 32, 0, nullptr, 16, nullptr);
         }) == "lda = 16 is too small: it must be >= max(1, k) = 32 for op(A) = T (column-major storage)");
   CHECK(tc::test::thrown_message<std::invalid_argument>([] {
-          Gemm::launch(16, 16, 16, 1, nullptr, 24, nullptr, 16, 0, nullptr, 16, nullptr);
-        }) == "INT8 IMMA shared-memory GEMM: ld of A is 24 elements; load/store_matrix_sync needs a multiple of 16 "
+          tc::launch_whole_tiles<Gemm>(16, 16, 16, 1, nullptr, 24, nullptr, 16, 0, nullptr, 16, nullptr);
+        }) == "INT8 IMMA shared-memory GEMM: ld of A is 24 elements; a 16-byte global copy needs a multiple of 16 "
               "(16 bytes)");
-  const auto* misaligned = reinterpret_cast<const std::int8_t*>(std::uintptr_t{16});
+  // A and B come in by 16-byte cp.async, so 16-byte alignment is enough for them (WMMA would want 32) ...
+  const auto* misaligned = reinterpret_cast<const std::int8_t*>(std::uintptr_t{8});
   CHECK(tc::test::thrown_message<std::invalid_argument>([&] {
-          Gemm::launch(16, 16, 16, 1, nullptr, 16, misaligned, 16, 0, nullptr, 16, nullptr);
-        }) == "INT8 IMMA shared-memory GEMM: B must be 32-byte (256-bit) aligned for load/store_matrix_sync");
+          tc::launch_whole_tiles<Gemm>(16, 16, 16, 1, nullptr, 16, misaligned, 16, 0, nullptr, 16, nullptr);
+        }) == "INT8 IMMA shared-memory GEMM: B must be 16-byte aligned for a 16-byte global copy");
+  // ... while C goes through WMMA's accumulator stores, which want 32.
+  auto* const c16 = reinterpret_cast<std::int32_t*>(std::uintptr_t{16});
+  CHECK(tc::test::thrown_message<std::invalid_argument>([&] {
+          tc::launch_whole_tiles<Gemm>(16, 16, 16, 1, nullptr, 16, nullptr, 16, 0, c16, 16, nullptr);
+        }) == "INT8 IMMA shared-memory GEMM: C must be 32-byte aligned for load/store_matrix_sync");
   // m = 0 or n = 0: nothing to compute, nothing launched, no error.
-  CHECK_NOTHROW(Gemm::launch(0, 16, 16, 1, nullptr, 16, nullptr, 16, 0, nullptr, 16, nullptr));
+  CHECK_NOTHROW(tc::launch_whole_tiles<Gemm>(0, 16, 16, 1, nullptr, 16, nullptr, 16, 0, nullptr, 16, nullptr));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

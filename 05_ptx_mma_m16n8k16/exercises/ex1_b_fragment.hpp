@@ -5,7 +5,7 @@
 // lane (b0..b3, two per 32-bit register). Write which element of B the lane's i-th element is.
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"  // tc::Coord
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc_test/exercise.hpp"
 
 namespace ex05_1 {

@@ -5,7 +5,7 @@
 // epilogue of every mma.sync GEMM stores them with this formula. Write which element of C the lane's i-th element is.
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"  // tc::Coord
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc_test/exercise.hpp"
 
 namespace ex05_2 {

@@ -5,7 +5,7 @@
 // chapter 01's WMMA fragments against the formulas, and the GEMM on the issue's shapes with (alpha, beta) (1, 0) and
 // (0.5, 2), each through the chapter's two checks (integer operands exactly, random ones against fp64).
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
-#include "lane_figures.hpp"
+#include "tools/lane_figures.hpp"
 #include "mma_gemm.cuh"
 #include "mma_probe.cuh"
 #include "mma_single_tile.cuh"
@@ -14,6 +14,7 @@
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/gemm_check.hpp"
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/matrix.hpp"
 #include "tc/random.hpp"

@@ -6,7 +6,7 @@
 // own lane map. Choose the rows so that what lands in the registers is exactly the mma.sync A fragment.
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"  // tc::Coord
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc_test/exercise.hpp"
 
 namespace ex06_2 {

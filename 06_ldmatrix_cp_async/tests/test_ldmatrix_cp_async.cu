@@ -7,14 +7,17 @@
 // A transposed, alpha or beta wrong, a tile unwritten) must fail the exact check; each ablation kernel against its K
 // weights.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
-#include "ablation.cuh"
-#include "figures.hpp"
-#include "gemm_launch.cuh"
+#include "tools/ablation.cuh"
+#include "tools/figures.hpp"
+#include "step1_ldmatrix.cuh"
+#include "step2_cp_async.cuh"
+#include "step3_multistage.cuh"
 #include "ldmatrix_probe.cuh"
 
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"

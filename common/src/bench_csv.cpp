@@ -1,5 +1,6 @@
 #include "tc/bench_csv.hpp"
 
+#include "tc/cli.hpp"    // tc::UsageError
 #include "tc/timer.hpp"  // gemm_flops, tflops
 
 #include <cstdio>

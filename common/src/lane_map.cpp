@@ -1,4 +1,4 @@
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 #include "tc/layouts/probe_encoding.hpp"
 #include "tc/types.hpp"
 #include "tc_test/catch.hpp"

@@ -1,6 +1,7 @@
 // Tests of the ldmatrix lane maps (tc/layouts/ldmatrix.hpp) and of the shared-memory line layouts
 // (tc/layouts/smem_lines.hpp): the maps against the PTX ISA's tables, the sources against the m16n8k16 fragment
 // formulas (and a wrong source caught), the swizzle a bijection, and the bank calculator's verdict on both layouts.
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/ldmatrix.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/layouts/smem_lines.hpp"

@@ -1,5 +1,6 @@
 // Tests of the m16n8k16 fragment formulas (tc/layouts/mma_m16n8k16.hpp): each a bijection onto its tile, and every
 // lane and element equal to the PTX ISA's figures, transcribed below by hand, row by row as the figures draw them.
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
 #include "tc_test/catch.hpp"
 

@@ -21,19 +21,15 @@ echo "# median of 30 launches after 5 warm-up each; % cuBLAS against cublasGemmE
 printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' size kernel layout ms TFLOP/s "cuBLAS TFLOP/s" "% cuBLAS"
 for s in "$@"; do
   out=$("$ch02" --m "$s" --n "$s" --k "$s" --type f16 --kernel block-tiled)
-  # Rows are read from each binary's "== results" section only (other sections print rows that start alike).
-  # chapter 02's: "block-tiled  f16->f32  ms  TFLOP/s  %cuBLAS ..." and "cuBLAS  f16->f32  ms  TFLOP/s ...".
-  wmma=$(awk '/^== results/ { on = 1; next } /^== / { on = 0 }
-              on && $1 == "block-tiled" && $2 == "f16->f32" { print $3, $4, $5 }' <<<"$out")
-  cublas02=$(awk '/^== results/ { on = 1; next } /^== / { on = 0 } on && $1 == "cuBLAS" && $2 == "f16->f32" { print $4 }' \
-             <<<"$out")
-  # chapter 05's: "SxSxS  mma.sync  ms  TFLOP/s  cuBLAS-TFLOP/s  %cuBLAS  verdict".
-  mma=$(awk -v size="${s}x${s}x${s}" '/^== results/ { on = 1; next } /^== / { on = 0 }
-                                      on && $1 == size && $2 == "mma.sync" { print $3, $4, $5, $6 }' \
+  # Rows are read from each binary's "== results" section only (other sections print rows that start alike). Both
+  # print the driver's table (tc/gemm_driver.hpp): "SxSxS  kernel  type  op  ms  TFLOP/s  cuBLAS-TFLOP/s  %cuBLAS ...".
+  row='/^== results/ { on = 1; next } /^== / { on = 0 } on && $1 == size && $2 == kernel && $3 == "f16->f32"'
+  wmma=$(awk -v size="${s}x${s}x${s}" -v kernel=block-tiled "$row"' { print $5, $6, $7, $8 }' <<<"$out")
+  mma=$(awk -v size="${s}x${s}x${s}" -v kernel=mma.sync "$row"' { print $5, $6, $7, $8 }' \
         "$results/05_ptx_mma_m16n8k16_h200.txt")
-  read -r ms tf share <<<"$wmma"
-  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "02 block-tiled, WMMA (load_matrix_sync)" NN "$ms" "$tf" \
-    "$cublas02" "$share"
+  read -r ms tf cu share <<<"$wmma"
+  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "02 block-tiled, WMMA (load_matrix_sync)" NN "$ms" "$tf" "$cu" \
+    "$share"
   read -r ms tf cu share <<<"$mma"
   printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "05 mma.sync, fragments by plain loads" TN "$ms" "$tf" "$cu" "$share"
 done

@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -54,6 +55,12 @@ inline void require_kernel_image(const std::string& built_for) {
     std::fprintf(stderr, "error: %s\n", problem->c_str());
     std::exit(kExitNoKernelImage);
   }
+}
+
+// require_kernel_image(built_for) as a callable, made in the caller's translation unit (so its probe kernel is the
+// caller's), for tc::DriverConfig::kernel_image_guard. `built_for` must outlive the call (a string literal does).
+inline std::function<void()> kernel_image_guard(const char* built_for) {
+  return [built_for] { require_kernel_image(built_for); };
 }
 
 }  // namespace tc

@@ -10,7 +10,7 @@
 // A row with no cuBLAS time (cublas_ms <= 0) writes "-" in the three cuBLAS columns.
 #pragma once
 
-#include "tc/cli.hpp"  // GemmShape
+#include "tc/gemm_args.hpp"  // GemmShape
 
 #include <string>
 #include <vector>

@@ -9,6 +9,8 @@
 // --help prints the usage and parse() returns false.
 #pragma once
 
+#include "tc/gemm_args.hpp"  // GemmShape
+
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -23,14 +25,6 @@ namespace tc {
 class UsageError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
-};
-
-// One GEMM problem size: C is m x n, the inner dimension k. Units: elements.
-struct GemmShape {
-  int m = 0;
-  int n = 0;
-  int k = 0;
-  bool operator==(const GemmShape& o) const { return m == o.m && n == o.n && k == o.k; }
 };
 
 // A comma-separated list of GEMM shapes, each "S" (S x S x S) or "MxNxK", e.g. "1024,4096" or "17x33x65,4096".

@@ -1,5 +1,6 @@
-// opt_in_dynamic_shared_memory: let a kernel launch with more than 48 KB of dynamic shared memory, or say in one line
-// why this GPU cannot.
+// A kernel's on-chip resources. opt_in_dynamic_shared_memory: let a kernel launch with more than 48 KB of dynamic
+// shared memory, or say in one line why this GPU cannot. kernel_resources: the registers and spills the compiler gave
+// a kernel, as the chapters' resource tables and tile sweeps print them.
 //
 // A block gets 48 KB of dynamic shared memory unless its kernel opts in to more with
 // cudaFuncAttributeMaxDynamicSharedMemorySize, up to the device's cudaDevAttrMaxSharedMemoryPerBlockOptin (227 KB on
@@ -28,6 +29,20 @@ void opt_in_dynamic_shared_memory(Kernel* kernel, int bytes, const std::string& 
                              " bytes of shared memory per block; this GPU allows " + std::to_string(limit));
   }
   TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
+// Registers per thread and local-memory (spill) bytes per thread of `kernel` for this GPU, from cudaFuncGetAttributes
+// (numRegs, localSizeBytes). Errors: tc::CudaError (no GPU, or no code for it). Source: CUDA Runtime API,
+// "cudaFuncGetAttributes".
+struct KernelResources {
+  int registers = 0;
+  int spill_bytes = 0;
+};
+template <typename Kernel>
+KernelResources kernel_resources(Kernel* kernel) {
+  cudaFuncAttributes attr{};
+  TC_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  return {attr.numRegs, int(attr.localSizeBytes)};
 }
 
 }  // namespace tc

@@ -1,25 +1,27 @@
-// Any M, N, K and any leading dimensions, for kernels that only compute whole tiles (chapters 02 and 03).
+// Any M, N, K and any leading dimensions, for kernels that only compute whole tiles (chapters 02 to 06).
 //
 // Those kernels keep their inner loops free of bounds checks: WMMA loads and stores move whole tiles and cannot be
 // predicated per element, and checks in the hot loop cost speed. When the operands break a kernel's tile contract
-// (tc/tile_contract.hpp), the launcher instead copies them into scratch buffers whose sizes are rounded up to the tile
+// (tc/tile_contract.hpp: its tile multiple and its own operand rules), the launcher instead copies them into scratch buffers whose sizes are rounded up to the tile
 // and whose padding is zero (zero columns of op(A) times zero rows of op(B) add nothing to the sum), runs the kernel
 // on those, and copies the m x n result back into C, leaving C's padding rows untouched. The copies are
 // cudaMemset2DAsync/cudaMemcpy2DAsync calls, and the scratch is stream-ordered, so the whole launch stays
 // asynchronous on its stream. Operands that already keep the contract (4096^3 with tight ld, say) go straight to the
 // kernel with no copies at all.
 //
-// A Kernel here is a type with: Precision (Input, Accumulator); kTile (a tc::TileMultiple); LayoutA and LayoutB, the
-// storage-layout tags of op(A) and op(B) (tc::ColMajor for op N, tc::RowMajor for op T: tc::op_of); and
-// launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream), which checks the contract and launches.
+// A Kernel here is a type with: Precision (Input, Accumulator); name; kContract (a tc::TileContract); LayoutA and
+// LayoutB, the storage-layout tags of op(A) and op(B) (tc::ColMajor for op N, tc::RowMajor for op T: tc::op_of); and
+// launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream), which enqueues the kernel on operands that keep the
+// contract, with m, n > 0, and checks nothing: the two launchers below are where the arguments and the contract are
+// checked, once, on the way to it.
 // Source: CUDA Runtime API, "Memory Management" (cudaMemcpy2DAsync, cudaMemsetAsync) and "Stream Ordered Memory
 // Allocator"; cuBLAS documentation, "cublas<t>gemm()" for the argument rules.
 #pragma once
 
 #include "tc/check.hpp"
 #include "tc/device_buffer.hpp"
+#include "tc/gemm_args.hpp"
 #include "tc/memory.hpp"
-#include "tc/reference.hpp"
 #include "tc/tile_contract.hpp"
 
 #include <cuda_runtime.h>
@@ -27,6 +29,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 namespace tc {
 
@@ -46,7 +50,7 @@ class PaddedOperands {
 
   PaddedOperands(int m, int n, int k, cudaStream_t stream)
       : m_(m), n_(n), k_(k),
-        mp_(round_up(m, Kernel::kTile.m)), np_(round_up(n, Kernel::kTile.n)), kp_(round_up(k, Kernel::kTile.k)),
+        mp_(round_up(m, Kernel::kContract.tile.m)), np_(round_up(n, Kernel::kContract.tile.n)), kp_(round_up(k, Kernel::kContract.tile.k)),
         stream_(stream),
         a_(std::size_t(mp_) * kp_, stream), b_(std::size_t(kp_) * np_, stream), c_(std::size_t(mp_) * np_, stream) {}
 
@@ -56,8 +60,8 @@ class PaddedOperands {
   // The padded operands' leading dimensions: one padded line each (at least 1, as cuBLAS's rules want even when a
   // size is 0). With k == 0 a K-contiguous operand (row-major A, column-major B) has lines of length 0, and the
   // smallest legal ld, 1, would break the tile contract's ld rule; one tile's depth keeps it, and nothing is read.
-  int lda() const { return LayoutA::min_ld(mp_, std::max(kp_, Kernel::kTile.k)); }
-  int ldb() const { return LayoutB::min_ld(std::max(kp_, Kernel::kTile.k), np_); }
+  int lda() const { return LayoutA::min_ld(mp_, std::max(kp_, Kernel::kContract.tile.k)); }
+  int ldb() const { return LayoutB::min_ld(std::max(kp_, Kernel::kContract.tile.k), np_); }
   int ldc() const { return ColMajor::min_ld(mp_, np_); }
 
   // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).
@@ -68,6 +72,7 @@ class PaddedOperands {
   }
   // The kernel alone, on the padded operands.
   void run_kernel(Acc alpha, Acc beta) {
+    if (mp_ == 0 || np_ == 0) return;  // nothing to compute; an empty grid is not a valid launch
     Kernel::launch(mp_, np_, kp_, alpha, a_.data(), lda(), b_.data(), ldb(), beta, c_.data(), ldc(), stream_);
   }
   // The m x n result into C; rows m..ldc-1 of each column of C are not written.
@@ -111,8 +116,8 @@ void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accum
                           int ldc, cudaStream_t stream) {
   validate_gemm_arguments(op_of<typename Kernel::LayoutA>(), op_of<typename Kernel::LayoutB>(), m, n, k, lda, ldb,
                           ldc, ldc);
-  if (!tile_contract_problem(Kernel::kTile, m, n, k, A, lda, B, ldb, C, ldc)) {
-    Kernel::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  if (!tile_contract_problem(Kernel::kContract, m, n, k, A, lda, B, ldb, C, ldc)) {
+    if (m > 0 && n > 0) Kernel::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);  // else: empty grid
     return;
   }
   PaddedOperands<Kernel> padded(m, n, k, stream);
@@ -122,13 +127,30 @@ void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accum
 }
 // [/doc:padded]
 
+// C = alpha * op(A) * op(B) + beta * C with Kernel alone, for operands that must keep its contract (the tile sweeps,
+// which time one kernel, and the tests of the contract itself). Shapes and units: as launch_gemm_any_size.
+// Errors: std::invalid_argument (one line) for bad sizes or leading dimensions, and, starting with Kernel::name, when
+// the operands break the contract; tc::CudaError from the launch.
+template <typename Kernel>
+void launch_whole_tiles(int m, int n, int k, typename Kernel::Precision::Accumulator alpha,
+                        const typename Kernel::Precision::Input* A, int lda, const typename Kernel::Precision::Input* B,
+                        int ldb, typename Kernel::Precision::Accumulator beta,
+                        typename Kernel::Precision::Accumulator* C, int ldc, cudaStream_t stream) {
+  validate_gemm_arguments(op_of<typename Kernel::LayoutA>(), op_of<typename Kernel::LayoutB>(), m, n, k, lda, ldb,
+                          ldc, ldc);
+  if (auto problem = tile_contract_problem(Kernel::kContract, m, n, k, A, lda, B, ldb, C, ldc)) {
+    throw std::invalid_argument(std::string(Kernel::name) + ": " + *problem);
+  }
+  if (m > 0 && n > 0) Kernel::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+
 // The device bytes PaddedOperands<Kernel> takes for (m, n, k): what a launch through launch_gemm_any_size may allocate
 // as scratch. Counted in 64 bits (sizes near 2^31 round up past int). Errors: tc::TooLargeError past 2^64 bytes.
 template <typename Kernel>
 MemoryNeed padded_operands_memory(int m, int n, int k) {
   auto up = [](int x, int multiple) { return (std::uint64_t(x) + multiple - 1) / multiple * multiple; };
-  const std::uint64_t mp = up(m, Kernel::kTile.m), np = up(n, Kernel::kTile.n);
-  const std::uint64_t kd = std::max(up(k, Kernel::kTile.k), std::uint64_t(Kernel::kTile.k));  // lda() and ldb()
+  const std::uint64_t mp = up(m, Kernel::kContract.tile.m), np = up(n, Kernel::kContract.tile.n);
+  const std::uint64_t kd = std::max(up(k, Kernel::kContract.tile.k), std::uint64_t(Kernel::kContract.tile.k));  // lda() and ldb()
   using In = typename Kernel::Precision::Input;
   using Acc = typename Kernel::Precision::Accumulator;
   return {0, checked_sum({checked_bytes(checked_bytes(mp, kd), sizeof(In)), checked_bytes(checked_bytes(kd, np), sizeof(In)),

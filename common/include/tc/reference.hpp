@@ -13,7 +13,7 @@
 // Source: cuBLAS documentation, "cublas<t>gemm()" (the same argument rules).
 #pragma once
 
-#include "tc/layouts/tags.hpp"
+#include "tc/gemm_args.hpp"
 #include "tc/types.hpp"
 
 #include <cmath>
@@ -23,22 +23,6 @@
 #include <vector>
 
 namespace tc {
-
-enum class Op { N, T };  // cuBLAS's CUBLAS_OP_N and CUBLAS_OP_T
-
-inline const char* op_name(Op op) { return op == Op::N ? "N" : "T"; }
-
-// The op under which a matrix stored with layout tag Layout reads as itself in cuBLAS's column-major terms: a
-// column-major matrix is op N; a row-major R x C matrix is the column-major C x R matrix transposed, op T.
-template <typename Layout>
-constexpr Op op_of() {
-  return std::is_same_v<Layout, RowMajor> ? Op::T : Op::N;
-}
-
-// Throws std::invalid_argument if (m, n, k) or a leading dimension breaks the rules above. Every GEMM entry point
-// (CPU reference, cuBLAS reference, the chapters' launchers) checks its arguments here, so the rule and its message
-// are written once.
-void validate_gemm_arguments(Op op_a, Op op_b, int m, int n, int k, int lda, int ldb, int ldc, int ldd);
 
 // A reference result and its error scale, as compare() takes them: value and magnitude are m x n, column-major with
 // leading dimension ld. `rounded` says the value itself carries rounding error (a cuBLAS reference in fp32), which

@@ -86,6 +86,18 @@ T from_double(double x) {
   return ElementTraits<T>::from_double(x);
 }
 
+// A GEMM's precision by its element types alone: Input (A and B) and Accumulator (C, alpha and beta), for kernels
+// that are not WMMA (chapters 05 and 06 on mma.sync), so that they do not borrow a WMMA type and its rules.
+template <typename Input_, typename Accumulator_>
+struct GemmPrecision {
+  using Input = Input_;
+  using Accumulator = Accumulator_;
+};
+// fp16 in, fp32 accumulate: mma.sync.m16n8k16's .f32.f16.f16.f32 (PTX ISA, "Warp-level matrix instructions: mma").
+struct F16F32 : GemmPrecision<__half, float> {
+  static constexpr const char* name = "f16->f32";
+};
+
 // The value an fp32 input has once the tensor core reads it as tf32: the significand rounded to 10 explicit bits,
 // to nearest with ties away from zero, as cvt.rna.tf32.f32 (and __float_to_tf32) does. Inf and NaN pass unchanged.
 inline float round_to_tf32(float x) {

@@ -8,7 +8,7 @@
 // (the grid arithmetic), after NVIDIA's "Programming Tensor Cores in CUDA 9".
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"  // tc::Coord, tc::kWarpSize
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 
 #include <cuda_runtime_api.h>
 

@@ -12,7 +12,7 @@
 
 #include "tc/check.hpp"
 #include "tc/device_buffer.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 #include "tc/layouts/probe_encoding.hpp"
 #include "tc/matrix.hpp"
 #include "tc/types.hpp"

@@ -3,31 +3,23 @@
 // CUDA C++ Programming Guide, "Warp Matrix Functions": "mptr must be a 256-bit aligned pointer" and "ldm ... must
 // be a multiple of 8 for __half element type or multiple of 4 for float element type" -- i.e. a multiple of 16 bytes
 // for every element type. Breaking them is undefined behaviour (misaligned-address faults or wrong data), so
-// launchers check every operand and throw std::invalid_argument with a one-line message instead.
+// launchers check every operand and throw std::invalid_argument with a one-line message instead. The rule itself is
+// tc::kWmmaOperandRule (tc/tile_contract.hpp), where every kernel's operand rules live.
 // Units: ld in elements, element_bytes in bytes.
 #pragma once
 
+#include "tc/tile_contract.hpp"
+
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace tc {
 
-inline constexpr std::size_t kWmmaPointerAlignmentBytes = 32;  // 256 bits
-inline constexpr std::size_t kWmmaLdmMultipleBytes = 16;       // 8 halves, 4 floats, 16 int8, 2 doubles
-
 inline std::optional<std::string> wmma_operand_problem(const void* pointer, int ld, std::size_t element_bytes,
                                                        const std::string& name) {
-  if (reinterpret_cast<std::uintptr_t>(pointer) % kWmmaPointerAlignmentBytes != 0) {
-    return name + " must be 32-byte (256-bit) aligned for load/store_matrix_sync";
-  }
-  if ((static_cast<std::size_t>(ld) * element_bytes) % kWmmaLdmMultipleBytes != 0) {
-    return "ld of " + name + " is " + std::to_string(ld) + " elements; load/store_matrix_sync needs a multiple of " +
-           std::to_string(kWmmaLdmMultipleBytes / element_bytes) + " (16 bytes)";
-  }
-  return std::nullopt;
+  return operand_problem(kWmmaOperandRule, pointer, ld, element_bytes, name);
 }
 
 template <typename T>

@@ -20,7 +20,6 @@
 #pragma once
 
 #include "tc/layouts/lane_ids.hpp"
-#include "tc/layouts/lane_map.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
 
 #include <cuda_runtime_api.h>
@@ -55,18 +54,6 @@ __host__ __device__ constexpr LdmatrixElement ldmatrix_received(int lane, int el
   return trans ? LdmatrixElement{matrix, pair, g} : LdmatrixElement{matrix, g, pair};
 }
 // [/doc:ldmatrix_maps]
-
-// The num matrices stacked top to bottom (matrix i is rows 8i..8i+7 of an (8 num) x 8 tile), each lane holding 2 num
-// elements: the map the GPU probe measures and the figures draw.
-inline LaneMap ldmatrix_map(int num, bool trans) {
-  LaneMap map(8 * num, 8, 2 * num);
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    for (int e = 0; e < 2 * num; ++e) {
-      const LdmatrixElement d = ldmatrix_received(lane, e, trans);
-      map.at(lane, e) = {8 * d.matrix + d.row, d.col};
-    }
-  return map;
-}
 
 // [doc:sources]
 // (lane 32) -> (line 16, offset 16): the A fragment of m16n8k16 from a tile with K along its lines (row-major A).

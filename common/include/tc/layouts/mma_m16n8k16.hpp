@@ -24,7 +24,6 @@
 #pragma once
 
 #include "tc/layouts/lane_ids.hpp"
-#include "tc/layouts/lane_map.hpp"
 
 #include <cuda_runtime_api.h>
 
@@ -80,23 +79,5 @@ constexpr bool mma_m16n8k16_pairs_are_adjacent() {
   return true;
 }
 
-// The three layouts as LaneMaps, for tests, printing and the figures (LaneMap::to_svg).
-enum class MmaOperand { A, B, C };
-
-inline LaneMap mma_m16n8k16_map(MmaOperand operand) {
-  using S = MmaM16N8K16;
-  const int rows = operand == MmaOperand::B ? S::K : S::M;
-  const int cols = operand == MmaOperand::A ? S::K : S::N;
-  const int elems = operand == MmaOperand::A ? S::kElemsA : S::kElemsC;  // kElemsB == kElemsC
-  LaneMap map(rows, cols, elems);
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    for (int i = 0; i < elems; ++i) {
-      map.at(lane, i) = operand == MmaOperand::A   ? mma_m16n8k16_a_coord(lane, i)
-                        : operand == MmaOperand::B ? mma_m16n8k16_b_coord(lane, i)
-                                                   : mma_m16n8k16_c_coord(lane, i);
-    }
-  }
-  return map;
-}
 
 }  // namespace tc

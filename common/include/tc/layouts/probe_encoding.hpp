@@ -8,7 +8,7 @@
 // Preconditions: 0 <= col < 64 and the encoded value <= kProbeMaxValue (probe_encodable checks a whole tile).
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord
 
 #include <cuda_runtime_api.h>
 

@@ -15,7 +15,7 @@
 // of a group of 8 supplies one row address of 16 bytes per 8x8 matrix).
 #pragma once
 
-#include "tc/layouts/lane_map.hpp"  // tc::kWarpSize
+#include "tc/layouts/lane_ids.hpp"  // tc::kWarpSize
 
 #include <cuda_runtime_api.h>  // __host__ __device__ for host-only compilers too
 

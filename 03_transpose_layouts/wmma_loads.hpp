@@ -4,11 +4,11 @@
 // emits for sm_90 (docs/results/03_transpose_layouts_sass_sm90.txt) and, for the first load instruction of each
 // fragment kind, the address and size every lane reads (compute-sanitizer memcheck on
 // 03_transpose_layouts/load_trace.cu: docs/results/03_wmma_load_trace_sm90.txt; chapter 03's host test checks this
-// model against that trace, common's tests that it covers every element once at the stated sector cost).
+// model against that trace, its own tests that it covers every element once at the stated sector cost).
 //
 // A 16 x 16 operand tile is 16 memory lines of 16 elements: rows for a row_major fragment, columns for col_major.
-// Whether K runs along the lines decides everything. With g = mma_group_id(lane) and t = mma_thread_in_group(lane)
-// (tc/layouts/lane_ids.hpp: the PTX ISA's groupID and threadID_in_group):
+// Whether K runs along the lines decides everything. With g = tc::mma_group_id(lane) and
+// t = tc::mma_thread_in_group(lane) (tc/layouts/lane_ids.hpp: the PTX ISA's groupID and threadID_in_group):
 //   K along the lines (matrix_a row_major = op(A) T; matrix_b col_major = op(B) N), and f16 either way:
 //     f16: 4 loads of 4 bytes per lane, at (line g + 8a, element 2t + 8b) for a, b in {0, 1};
 //     s8:  2 loads of 4 bytes per lane, at (line g + 8a, element 4t).
@@ -23,14 +23,12 @@
 #pragma once
 
 #include "tc/layouts/lane_ids.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 
 #include <array>
 #include <cstdint>
 #include <set>
 #include <vector>
-
-namespace tc {
 
 inline constexpr int kSectorBytes = 32;  // the unit in which L1 fetches global memory
 
@@ -40,7 +38,7 @@ struct LaneRead {
   int element = 0;
   int bytes = 0;
 };
-using WarpRequest = std::array<LaneRead, kWarpSize>;  // one load instruction, all 32 lanes
+using WarpRequest = std::array<LaneRead, tc::kWarpSize>;  // one load instruction, all 32 lanes
 
 struct LoadPlan {
   std::vector<WarpRequest> requests;  // in the order the measured first instruction starts
@@ -53,7 +51,8 @@ inline LoadPlan wmma_load_plan(int element_bytes, bool k_along_lines) {
   LoadPlan plan;
   auto add = [&](auto read) {
     WarpRequest r;
-    for (int lane = 0; lane < kWarpSize; ++lane) r[lane] = read(mma_group_id(lane), mma_thread_in_group(lane));
+    for (int lane = 0; lane < tc::kWarpSize; ++lane)
+      r[lane] = read(tc::mma_group_id(lane), tc::mma_thread_in_group(lane));
     plan.requests.push_back(r);
   };
   if (element_bytes == 2) {
@@ -87,18 +86,17 @@ inline RequestCost request_cost(const WarpRequest& request, int ld, int element_
   return cost;
 }
 
-// The plan as a picture: a 16-line x 16-element LaneMap (a row per memory line) whose cell names the lane that loads
-// it, slot = the lane's i-th element loaded. Every element is loaded exactly once.
-inline LaneMap load_map(const LoadPlan& plan, int element_bytes) {
+// The plan as a picture: a 16-line x 16-element tc::LaneMap (a row per memory line) whose cell names the lane that
+// loads it, slot = the lane's i-th element loaded. Every element is loaded exactly once.
+inline tc::LaneMap load_map(const LoadPlan& plan, int element_bytes) {
   int slots = 0;
   for (const LaneRead& r : plan.requests.front()) slots = r.bytes / element_bytes;
-  LaneMap map(16, 16, slots * int(plan.requests.size()));
+  tc::LaneMap map(16, 16, slots * int(plan.requests.size()));
   for (std::size_t q = 0; q < plan.requests.size(); ++q)
-    for (int lane = 0; lane < kWarpSize; ++lane) {
+    for (int lane = 0; lane < tc::kWarpSize; ++lane) {
       const LaneRead& r = plan.requests[q][lane];
       for (int e = 0; e < r.bytes / element_bytes; ++e) map.at(lane, int(q) * slots + e) = {r.line, r.element + e};
     }
   return map;
 }
 
-}  // namespace tc

@@ -12,10 +12,11 @@
 // functions); no GPU. Errors: none.
 #pragma once
 
-#include "gemm_launch.cuh"
+#include "gemm_tile.hpp"
 
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/ldmatrix.hpp"
-#include "tc/layouts/lane_map.hpp"
+#include "tc/lane_map.hpp"
 #include "tc/layouts/smem_banks.hpp"
 
 #include <cstdio>

@@ -10,21 +10,12 @@
 // std::invalid_argument.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 
 #include <string>
 #include <vector>
 
 namespace tc {
-
-struct Coord {
-  int row = -1;
-  int col = -1;
-  __host__ __device__ constexpr bool operator==(const Coord& o) const { return row == o.row && col == o.col; }
-  __host__ __device__ constexpr bool operator!=(const Coord& o) const { return !(*this == o); }
-};
-
-inline constexpr int kWarpSize = 32;  // lanes per warp on every NVIDIA GPU to date (PTX ISA, "Thread Hierarchy")
 
 class LaneMap {
  public:

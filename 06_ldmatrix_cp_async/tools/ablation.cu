@@ -11,7 +11,7 @@
 // (1 on a mismatch).
 #include "ablation.cuh"
 #include "chapter_config.hpp"
-#include "gemm_launch.cuh"
+#include "step3_multistage.cuh"
 
 #include "tc/arch_guard.cuh"
 #include "tc/cli.hpp"

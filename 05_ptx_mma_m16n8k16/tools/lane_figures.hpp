@@ -4,6 +4,7 @@
 // files differ from it. Host code; no GPU. Errors: none.
 #pragma once
 
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
 
 #include <string>

@@ -1,4 +1,6 @@
-#include "tc/reference.hpp"
+#include "tc/gemm_args.hpp"
+
+#include <string>
 
 #include <stdexcept>
 

@@ -13,13 +13,10 @@
 // Step 4 itself is the fifth row (06_ablation prints them; docs/06, "Where step 4's time goes").
 #pragma once
 
-#include "gemm_tile.cuh"
-#include "step2_cp_async.cuh"  // copy_slice_async
+#include "gemm_tile.cuh"  // the tile, the warp loop, copy_slice_async and LdsmGemm
 
-#include "tc/check.hpp"
 #include "tc/cp_async.cuh"
-#include "tc/dynamic_smem.hpp"
-#include "tc/tile_contract.hpp"
+#include "tc/padded_gemm.hpp"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -119,22 +116,23 @@ __global__ void __launch_bounds__(Tile::kThreads)
 }
 // [/doc:ablation_kernel]
 
-// Launch ablation_kernel<Tile, Part> with the tutorial's launcher signature. Shapes and preconditions: as the
-// kernel; the steps' tile contract (tc/tile_contract.hpp) checks all but the minimum k. Errors: std::invalid_argument
-// (one line) when they are broken; tc::CudaError when the launch fails. Source: CUDA C++ Programming Guide, "Shared
-// Memory" (opting in above 48 KB).
+// Ablation Part as a step (tc/padded_gemm.hpp's kernel type is then LdsmGemm<AblationStep<Part>, Tile>).
+template <Ablation Part>
+struct AblationStep {
+  static constexpr const char* name = "ablation";
+  template <typename Tile>
+  static auto kernel() { return ablation_kernel<Tile, Part>; }
+};
+
+// Launch ablation_kernel<Tile, Part> with the tutorial's launcher signature, through tc::launch_whole_tiles: the
+// steps' tile contract is checked there, once; k's minimum here. Shapes and preconditions: as the kernel. Errors:
+// std::invalid_argument (one line) when they are broken; tc::CudaError when the launch fails. Source: CUDA C++
+// Programming Guide, "Shared Memory" (opting in above 48 KB).
 template <typename Tile, Ablation Part>
 void launch_ablation(int m, int n, int k, float alpha, const __half* A, int lda, const __half* B, int ldb, float beta,
                      float* C, int ldc, cudaStream_t stream = nullptr) {
   constexpr int kMinK = (Tile::Stages - 1) * Tile::BlockK;  // the prologue fills Stages - 1 stages from K
   if (k < kMinK) throw std::invalid_argument("ablation: k must be >= " + std::to_string(kMinK) + ", got " +
                                              std::to_string(k));
-  const tc::TileMultiple tile{Tile::BlockM, Tile::BlockN, Tile::BlockK};
-  if (!tc::check_tiled_launch("ablation", tile, tc::Op::T, tc::Op::N, m, n, k, A, lda, B, ldb, C, ldc)) return;
-  const auto kernel = ablation_kernel<Tile, Part>;
-  static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, "ablation"), true);
-  (void)opted_in;
-  kernel<<<(m / Tile::BlockM) * (n / Tile::BlockN), Tile::kThreads, Tile::kSmemBytes, stream>>>(
-      m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  tc::check_launch();
+  tc::launch_whole_tiles<LdsmGemm<AblationStep<Part>, Tile>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }

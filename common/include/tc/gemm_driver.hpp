@@ -1,0 +1,324 @@
+// The GEMM driver: everything a chapter binary does around its kernels, written once.
+//
+// A chapter's main.cu names its kernels and prints its own sections (layouts, probes, bank tables, a ceiling); the
+// driver does the rest, the same way in every chapter:
+//   1. the command line: --sizes (or --m --n --k), --alpha, --beta, --warmup, --repeats, [--rest-ms], --seed, --svg,
+//      --csv, beside the chapter's own choices (--type, --kernel, ...), with one-line errors (exit 2);
+//   2. before anything is allocated: the GPU's SM (exit 77 without a suitable one) and the memory every group needs at
+//      every size (exit 6 when it cannot fit);
+//   3. per size and group (one precision and op pair): the two operand sets of tc/gemm_check.hpp (integers checked
+//      exactly, random reals against fp64), cuBLAS timed on the random ones at the same precision and ops, then each
+//      kernel verified on both sets and timed on the random one, alone and, where its tile contract needs them, with
+//      its padded copies;
+//   4. the results table (TFLOP/s, % of cuBLAS, % of a ceiling where the chapter measured one), the verification
+//      table, the benchmark-ladder CSV rows (tc/bench_csv.hpp) and the RESULT line with its exit code (1 on any
+//      mismatch).
+// Statistic: the median of --repeats launches after --warmup untimed ones, each timing after --rest-ms of idle GPU
+// (tc::rest_gpu; 0 where the chapter has no --rest-ms flag). Units: sizes in elements, times in milliseconds, rates in
+// 10^12 operations per second (TFLOP/s; TOPS for integer types).
+// A kernel enters through driver_kernel<Kernel>(), for any type tc/padded_gemm.hpp can launch (its Precision,
+// LayoutA, LayoutB, kContract, launch): the driver calls it through tc::launch_gemm_any_size, so any M, N, K works.
+// Errors: tc::UsageError for bad flags; tc::TooLargeError for a problem that cannot fit; tc::CudaError from CUDA and
+// cuBLAS; std::invalid_argument from the launchers. tc::run_main (main.hpp) turns each into its exit code.
+// Source: cuBLAS documentation, "cublasGemmEx()" (the yardstick's calls); CUDA C++ Programming Guide, "Events".
+#pragma once
+
+#include "tc/bench_csv.hpp"
+#include "tc/cli.hpp"
+#include "tc/cublas_reference.hpp"
+#include "tc/device.hpp"
+#include "tc/gemm_args.hpp"
+#include "tc/gemm_check.hpp"
+#include "tc/memory.hpp"
+#include "tc/padded_gemm.hpp"
+#include "tc/timer.hpp"
+#include "tc/types.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace tc {
+
+// ---- the command line -------------------------------------------------------------------------------------------
+
+// What a chapter binary is, for the driver's flags and messages.
+struct DriverConfig {
+  std::string program;   // the binary's name: --help, the run header, error messages
+  std::string chapter;   // "02".."06": the ladder CSV's chapter column
+  std::string title;     // the run header's first line
+  std::string summary;   // --help's description
+  int min_sm = 0;        // tc::chapter::kMinSm
+  // The wrong-architecture guard, run right after parsing: tc::require_kernel_image bound to the chapter's
+  // architectures (tc::kernel_image_guard in tc/arch_guard.cuh). It must be made in the chapter's own translation
+  // unit, compiled for the chapter's architectures, which is why the chapter passes it in.
+  std::function<void()> kernel_image_guard;
+  bool single_size = false;        // --m --n --k (one problem) instead of --sizes (a list)
+  std::string default_sizes = "1024,4096";  // --sizes's default, or with single_size the one size S of S x S x S
+  int default_repeats = 30;
+  bool rest_flag = false;          // offer --rest-ms (default 1500): idle before each timing
+  std::string svg_help = "write the chapter's figures into this folder";
+};
+
+// The common flags as parsed.
+struct RunOptions {
+  std::vector<GemmShape> sizes;
+  double alpha = 1.0, beta = 0.0;
+  int warmup = 5, repeats = 30, rest_ms = 0;
+  std::uint64_t seed = 2026;
+  std::string svg_dir, csv;
+};
+
+// Times fn as every driver timing is taken: tc::rest_gpu(rest_ms), then tc::benchmark's median in milliseconds.
+struct Timing {
+  int warmup = 5, repeats = 30, rest_ms = 0;
+  template <typename Fn>
+  double median_ms(Fn&& fn) const {
+    rest_gpu(rest_ms);
+    return benchmark(fn, warmup, repeats).median_ms;
+  }
+};
+
+// ---- kernels and groups -----------------------------------------------------------------------------------------
+
+// One kernel as the driver runs it.
+template <typename TIn, typename TOut>
+struct DriverKernel {
+  std::string name;  // the table's kernel column and the ladder's
+  // C = alpha * op(A) * op(B) + beta * C in place on p's shape (tc::launch_gemm_any_size: any size).
+  std::function<void(const GemmProblem& p, const TIn* A, const TIn* B, TOut* C)> launch;
+  // The kernel alone, timed on padded copies of these operands made once, where they break its tile contract;
+  // -1 where they keep it (then the whole launch is the kernel alone).
+  std::function<double(const GemmProblem& p, const TIn* A, const TIn* B, const TOut* C, const Timing& t)> time_alone;
+  // The scratch the padded path may allocate for p (tc::padded_operands_memory).
+  std::function<MemoryNeed(const GemmProblem& p)> scratch;
+};
+
+// Kernel (a tc/padded_gemm.hpp kernel type) as a DriverKernel, under `name` (default: Kernel::name).
+template <typename Kernel>
+DriverKernel<typename Kernel::Precision::Input, typename Kernel::Precision::Accumulator> driver_kernel(
+    std::string name = Kernel::name) {
+  using In = typename Kernel::Precision::Input;
+  using Acc = typename Kernel::Precision::Accumulator;
+  DriverKernel<In, Acc> k;
+  k.name = std::move(name);
+  k.launch = [](const GemmProblem& p, const In* A, const In* B, Acc* C) {
+    launch_gemm_any_size<Kernel>(p.m, p.n, p.k, static_cast<Acc>(p.alpha), A, p.lda, B, p.ldb,
+                                 static_cast<Acc>(p.beta), C, p.ldc, nullptr);
+  };
+  k.time_alone = [](const GemmProblem& p, const In* A, const In* B, const Acc* C, const Timing& t) {
+    if (!tile_contract_problem(Kernel::kContract, p.m, p.n, p.k, A, p.lda, B, p.ldb, C, p.ldc)) return -1.0;
+    PaddedOperands<Kernel> padded(p.m, p.n, p.k, nullptr);
+    padded.copy_in(A, p.lda, B, p.ldb, static_cast<Acc>(p.beta), C, p.ldc);
+    return t.median_ms([&] { padded.run_kernel(static_cast<Acc>(p.alpha), static_cast<Acc>(p.beta)); });
+  };
+  k.scratch = [](const GemmProblem& p) { return padded_operands_memory<Kernel>(p.m, p.n, p.k); };
+  return k;
+}
+
+// Kernels that share one precision and one op pair, and so one set of operands and one cuBLAS yardstick per size.
+template <typename TIn, typename TOut>
+struct DriverGroup {
+  std::string type;  // the table's type column, e.g. "f16->f32"
+  Op op_a = Op::N, op_b = Op::N;
+  std::vector<DriverKernel<TIn, TOut>> kernels;
+  InputRounding rounding = InputRounding::None;  // Tf32: the kernels read fp32 inputs as tf32
+  CublasMath math = CublasMath::Accurate;        // Tf32: cuBLAS in its tf32 tensor-core mode, like the kernels
+};
+
+// A group of every kernel in `kernels` (tc/padded_gemm.hpp kernel types of one precision and one layout pair), each
+// under its Kernel::name, in order.
+template <typename... Kernels>
+auto driver_group(std::string type) {
+  using First = std::tuple_element_t<0, std::tuple<Kernels...>>;
+  DriverGroup<typename First::Precision::Input, typename First::Precision::Accumulator> g;
+  g.type = std::move(type);
+  g.op_a = op_of<typename First::LayoutA>();
+  g.op_b = op_of<typename First::LayoutB>();
+  (g.kernels.push_back(driver_kernel<Kernels>()), ...);
+  return g;
+}
+
+// ---- results ----------------------------------------------------------------------------------------------------
+
+// One timed kernel at one size: a row of the results table and of the ladder CSV.
+struct DriverRow {
+  GemmShape shape;
+  std::string kernel, type, layout;  // layout: op(A) op(B), e.g. "TN"
+  double ms = 0.0;                   // the kernel alone (median)
+  double ms_with_copies = -1.0;      // the whole launch with its padded copies; -1: none were needed
+  double cublas_ms = -1.0;           // cuBLAS at the same precision and ops; -1: cuBLAS has none or refused
+  double worst_error = 0.0;          // the random operands against fp64
+  bool integer = false;              // integer types: the rate is TOPS
+  bool passed = false;               // both checks of tc/gemm_check.hpp
+};
+
+// The results table: a header naming the statistic, one line per row (columns sized to fit), and a legend.
+// ceiling_tflops > 0 adds a "% ceiling" column. Errors: none.
+std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops);
+
+// The rows as benchmark-ladder rows of chapter `chapter`.
+std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<DriverRow>& rows);
+
+// ---- the driver -------------------------------------------------------------------------------------------------
+
+class GemmDriver {
+ public:
+  explicit GemmDriver(DriverConfig config);
+
+  // The command line, for the chapter's own flags; declare them before parse().
+  Cli& cli() { return cli_; }
+  // Adds the common flags after the chapter's, parses argv, checks the binary has code for this GPU (exit 5) and
+  // prints the run header. Returns false after --help. Errors: tc::UsageError.
+  bool parse(int argc, char** argv);
+  const RunOptions& options() const { return options_; }
+  // Integer types take int32 alpha and beta (cuBLAS's scale type for int32 outputs). Errors: tc::UsageError.
+  void require_integer_scales(const std::string& why) const;
+
+  template <typename TIn, typename TOut>
+  void add(DriverGroup<TIn, TOut> group);
+  // A ceiling the chapter measured in this process (TFLOP/s): the table gains a "% ceiling" column.
+  void set_ceiling(double tflops) { ceiling_tflops_ = tflops; }
+
+  // The GPU (SM >= config.min_sm, else exit 77) and the memory of every group at every size (else exit 6), before
+  // anything is allocated. Call after add(). Returns the device.
+  DeviceInfo require_gpu(const std::string& what);
+  const CublasHandle& cublas();
+  // Runs every group at every size, then prints the results table, the verification table, a note for sizes whose
+  // operands fit in L2, and appends the ladder rows to --csv. Returns whether every kernel passed both checks.
+  bool run();
+  // Prints the RESULT line and returns the exit code: tc::kExitOk, or tc::kExitMismatch when !all_ok.
+  static int finish(bool all_ok);
+
+ private:
+  struct Group {
+    std::function<MemoryNeed(const GemmShape&)> memory;
+    std::function<void(const GemmShape&)> run;
+  };
+  GemmProblem problem(Op op_a, Op op_b, const GemmShape& s) const {
+    return GemmProblem::tight(op_a, op_b, s.m, s.n, s.k, options_.alpha, options_.beta);
+  }
+  Timing timing() const { return {options_.warmup, options_.repeats, options_.rest_ms}; }
+  template <typename TIn, typename TOut>
+  void run_group(const DriverGroup<TIn, TOut>& g, const GemmShape& s);
+
+  DriverConfig config_;
+  Cli cli_;
+  RunOptions options_;
+  std::vector<Group> groups_;
+  std::vector<DriverRow> rows_;
+  std::vector<VerificationRow> checks_;
+  std::vector<std::string> notes_;
+  double ceiling_tflops_ = 0.0;
+  std::unique_ptr<CublasHandle> cublas_;
+  DeviceInfo device_{};
+};
+
+// ---- the driver's templates -------------------------------------------------------------------------------------
+
+template <typename TIn, typename TOut>
+void GemmDriver::add(DriverGroup<TIn, TOut> group) {
+  auto g = std::make_shared<const DriverGroup<TIn, TOut>>(std::move(group));
+  groups_.push_back({[this, g](const GemmShape& s) {
+                       const GemmProblem p = problem(g->op_a, g->op_b, s);
+                       MemoryNeed scratch;  // one kernel runs at a time: the largest scratch counts
+                       for (const auto& k : g->kernels) {
+                         const MemoryNeed need = k.scratch(p);
+                         if (need.device_bytes > scratch.device_bytes) scratch = need;
+                       }
+                       return gemm_check_memory<TIn, TOut>(p) + scratch;
+                     },
+                     [this, g](const GemmShape& s) { run_group(*g, s); }});
+}
+
+// One problem's two operand sets (tc/gemm_check.hpp) and its cuBLAS yardstick, for timing kernels on it: what the
+// driver makes per size and group, and what the tools that time many kernels on one size (sweeps, ablations) use.
+// Shapes: p (tc::GemmProblem). Errors: tc::CudaError from CUDA and cuBLAS; std::invalid_argument for a bad problem.
+template <typename TIn, typename TOut>
+class GemmBench {
+ public:
+  // What measure() finds for one kernel.
+  struct Measured {
+    GemmVerdict verdict;
+    double ms = 0.0;               // the kernel alone (median)
+    double ms_with_copies = -1.0;  // the whole launch with padded copies; -1: none were needed
+  };
+
+  GemmBench(const CublasHandle& cublas, const GemmProblem& p, std::uint64_t seed, Timing timing,
+            InputRounding rounding = InputRounding::None)
+      : cublas_(cublas), timing_(timing), exact_(cublas, p, seed + 10), random_(cublas, p, seed, rounding) {}
+
+  const GemmProblem& problem() const { return random_.problem(); }
+  RandomOperands<TIn, TOut>& random() { return random_; }
+
+  // cuBLAS at the same precision and ops on the random operands, in place on C like the kernels (math: Tf32 for a
+  // tf32 kernel's yardstick). Integer inputs: cuBLAS's int8 GEMM needs lda and ldb multiples of 4 and supports some
+  // ops only (cublasGemmEx documentation), and it has no u8 x u8 GEMM, so u8 is timed as s8 on the same bytes (an
+  // integer GEMM's time does not depend on the values). Returns -1 where cuBLAS has no such GEMM, with `refusal` set
+  // to its message where it refused one.
+  double cublas_ms(CublasMath math = CublasMath::Accurate, std::string* refusal = nullptr) {
+    const GemmProblem& p = problem();
+    using CublasIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
+    if (sizeof(TIn) == 1 && (p.lda % 4 != 0 || p.ldb % 4 != 0)) return -1.0;
+    random_.reset_c();  // cuBLAS reads C when beta != 0: give it the input C
+    const auto* a = reinterpret_cast<const CublasIn*>(random_.a());
+    const auto* b = reinterpret_cast<const CublasIn*>(random_.b());
+    try {
+      return timing_.median_ms([&] {
+        cublas_gemm<CublasIn, TOut>(cublas_, p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta,
+                                    random_.c(), p.ldc, random_.c(), p.ldc, math);
+      });
+    } catch (const CudaError& e) {
+      if (!ElementTraits<TIn>::is_integer) throw;
+      if (refusal != nullptr) *refusal = e.what();
+      return -1.0;
+    }
+  }
+
+  // The kernel verified on both operand sets, then timed on the random ones: alone and, where they break its tile
+  // contract, as the whole launch with its padded copies.
+  Measured measure(const DriverKernel<TIn, TOut>& kernel) {
+    const GemmProblem& p = problem();
+    auto launch = [&](const TIn* A, const TIn* B, TOut* C) { kernel.launch(p, A, B, C); };
+    Measured m;
+    m.verdict = check_gemm(exact_, random_, launch);
+    random_.reset_c();  // the padded copies take the input C when beta != 0
+    const double alone = kernel.time_alone(p, random_.a(), random_.b(), random_.c(), timing_);
+    const double whole = timing_.median_ms([&] { launch(random_.a(), random_.b(), random_.c()); });
+    m.ms = alone > 0.0 ? alone : whole;
+    m.ms_with_copies = alone > 0.0 ? whole : -1.0;
+    return m;
+  }
+
+ private:
+  const CublasHandle& cublas_;
+  Timing timing_;
+  ExactCheck<TIn, TOut> exact_;
+  RandomOperands<TIn, TOut> random_;
+};
+
+template <typename TIn, typename TOut>
+void GemmDriver::run_group(const DriverGroup<TIn, TOut>& g, const GemmShape& s) {
+  GemmBench<TIn, TOut> bench(cublas(), problem(g.op_a, g.op_b, s), options_.seed, timing(), g.rounding);
+  std::string refusal;
+  const double cublas_ms = bench.cublas_ms(g.math, &refusal);
+  const std::string layout = std::string(op_name(g.op_a)) + op_name(g.op_b);
+  const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  if (!refusal.empty()) notes_.push_back("cuBLAS " + g.type + " " + layout + " at " + size + ": " + refusal);
+  for (const DriverKernel<TIn, TOut>& kernel : g.kernels) {
+    const typename GemmBench<TIn, TOut>::Measured m = bench.measure(kernel);
+    checks_.push_back({size + " " + kernel.name + " " + g.type + " " + layout, m.verdict, options_.alpha});
+    rows_.push_back({s, kernel.name, g.type, layout, m.ms, m.ms_with_copies, cublas_ms, m.verdict.random.worst_error,
+                     ElementTraits<TIn>::is_integer, m.verdict.passed()});
+  }
+  if (std::is_same_v<TIn, std::uint8_t> && cublas_ms > 0.0)
+    notes_.push_back(g.type + ": cuBLAS has no u8 GEMM; its s8 GEMM on the same bytes is the yardstick");
+  if (g.math == CublasMath::Tf32) notes_.push_back(g.type + ": cuBLAS in its tf32 tensor-core mode, like the kernels");
+}
+
+}  // namespace tc

@@ -1,0 +1,45 @@
+// The layout functions of tc/layouts/ drawn as LaneMaps (tc/lane_map.hpp): what the GPU probes are compared with,
+// what the chapters print and what the figures draw. Host code; the layout functions themselves stay free of LaneMap
+// so that kernels include only them.
+// (lane 32, slot S) -> (row, col) for each map below; shapes as each says. Errors: none (the maps are total).
+// Source: PTX ISA, "Matrix Fragments for mma.m16n8k16" and "ldmatrix" (through the layout functions).
+#pragma once
+
+#include "tc/lane_map.hpp"
+#include "tc/layouts/ldmatrix.hpp"
+#include "tc/layouts/mma_m16n8k16.hpp"
+
+namespace tc {
+
+// The three layouts as LaneMaps, for tests, printing and the figures (LaneMap::to_svg).
+enum class MmaOperand { A, B, C };
+
+inline LaneMap mma_m16n8k16_map(MmaOperand operand) {
+  using S = MmaM16N8K16;
+  const int rows = operand == MmaOperand::B ? S::K : S::M;
+  const int cols = operand == MmaOperand::A ? S::K : S::N;
+  const int elems = operand == MmaOperand::A ? S::kElemsA : S::kElemsC;  // kElemsB == kElemsC
+  LaneMap map(rows, cols, elems);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    for (int i = 0; i < elems; ++i) {
+      map.at(lane, i) = operand == MmaOperand::A   ? mma_m16n8k16_a_coord(lane, i)
+                        : operand == MmaOperand::B ? mma_m16n8k16_b_coord(lane, i)
+                                                   : mma_m16n8k16_c_coord(lane, i);
+    }
+  }
+  return map;
+}
+
+// The num matrices stacked top to bottom (matrix i is rows 8i..8i+7 of an (8 num) x 8 tile), each lane holding 2 num
+// elements: the map the GPU probe measures and the figures draw.
+inline LaneMap ldmatrix_map(int num, bool trans) {
+  LaneMap map(8 * num, 8, 2 * num);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int e = 0; e < 2 * num; ++e) {
+      const LdmatrixElement d = ldmatrix_received(lane, e, trans);
+      map.at(lane, e) = {8 * d.matrix + d.row, d.col};
+    }
+  return map;
+}
+
+}  // namespace tc

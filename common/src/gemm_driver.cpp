@@ -1,0 +1,211 @@
+#include "tc/gemm_driver.hpp"
+
+#include "tc/exit_codes.hpp"
+#include "tc/main.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace tc {
+namespace {
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// A table whose columns are as wide as their widest cell: text left-aligned, numbers right-aligned.
+class Table {
+ public:
+  void column(std::string header, bool numeric) { columns_.push_back({std::move(header), numeric}); }
+  void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  std::string format() const {
+    std::vector<std::size_t> width(columns_.size());
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+      width[c] = columns_[c].header.size();
+      for (const auto& r : rows_) width[c] = std::max(width[c], r[c].size());
+    }
+    auto line = [&](auto cell) {
+      std::string out;
+      for (std::size_t c = 0; c < columns_.size(); ++c) {
+        const std::string text = cell(c);
+        const std::string pad(width[c] - text.size(), ' ');
+        out += (c > 0 ? "  " : "") + (columns_[c].numeric ? pad + text : text + pad);
+      }
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      return out + "\n";
+    };
+    std::string out = line([&](std::size_t c) { return columns_[c].header; });
+    for (const auto& r : rows_) out += line([&](std::size_t c) { return r[c]; });
+    return out;
+  }
+
+ private:
+  struct Column {
+    std::string header;
+    bool numeric;
+  };
+  std::vector<Column> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace
+
+std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops) {
+  const bool all_integer = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const DriverRow& r) {
+    return r.integer;
+  });
+  const std::string rate = all_integer ? "TOPS" : "TFLOP/s";
+  Table t;
+  for (const char* h : {"size", "kernel", "type", "op"}) t.column(h, false);
+  for (const std::string& h : {std::string("ms"), rate, "cuBLAS " + rate, std::string("% cuBLAS")}) t.column(h, true);
+  if (ceiling_tflops > 0.0) t.column("% ceiling", true);
+  for (const char* h : {"ms w/ copies", "worst |err|"}) t.column(h, true);
+  t.column("verdict", false);
+  for (const DriverRow& r : rows) {
+    const double flops = gemm_flops(r.shape.m, r.shape.n, r.shape.k);
+    std::vector<std::string> cells = {shape_text(r.shape), r.kernel, r.type, r.layout, fixed(r.ms, 4),
+                                      fixed(tflops(flops, r.ms), 1)};
+    cells.push_back(r.cublas_ms > 0.0 ? fixed(tflops(flops, r.cublas_ms), 1) : "-");
+    cells.push_back(r.cublas_ms > 0.0 ? fixed(100.0 * r.cublas_ms / r.ms, 1) + "%" : "-");
+    if (ceiling_tflops > 0.0) cells.push_back(fixed(100.0 * tflops(flops, r.ms) / ceiling_tflops, 1) + "%");
+    cells.push_back(r.ms_with_copies > 0.0 ? fixed(r.ms_with_copies, 4) : "-");
+    char error[32];
+    std::snprintf(error, sizeof error, "%.3g", r.worst_error);
+    cells.push_back(error);
+    cells.push_back(r.passed ? "PASS" : "FAIL");
+    t.row(std::move(cells));
+  }
+  char header[256];
+  std::snprintf(header, sizeof header,
+                "== results: C = alpha*op(A)*op(B) + beta*C, alpha %g, beta %g; median of %d launches after %d "
+                "warm-up%s ==\n",
+                o.alpha, o.beta, o.repeats, o.warmup,
+                o.rest_ms > 0 ? (", each timing after " + std::to_string(o.rest_ms) + " ms idle").c_str() : "");
+  std::string legend =
+      "TFLOP/s (TOPS for integer types) counts 2*M*N*K useful operations, padding excluded. cuBLAS: cublasGemmEx at "
+      "the\nsame precision and op (op(A) op(B) as transa transb; N: column-major as stored) on the same operands, "
+      "timed in this\nprocess";
+  if (ceiling_tflops > 0.0) legend += "; % ceiling: of the " + fixed(ceiling_tflops, 1) + " TFLOP/s measured above";
+  legend +=
+      ".\nms w/ copies: the whole launch where the operands broke the kernel's tile contract and went through padded "
+      "copies (ms is\nthen the kernel alone); \"-\": none were needed. worst |err|: the timed (random) operands "
+      "against fp64; the verdict is both\nchecks of the verification below.\n";
+  return std::string(header) + t.format() + legend;
+}
+
+std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<DriverRow>& rows) {
+  std::vector<BenchRow> bench;
+  for (const DriverRow& r : rows)
+    bench.push_back({chapter, r.kernel, r.type, r.layout, r.shape, r.ms, r.cublas_ms, r.passed});
+  return bench;
+}
+
+GemmDriver::GemmDriver(DriverConfig config) : config_(std::move(config)), cli_(config_.program, config_.summary) {
+  if (config_.single_size) {
+    const std::int64_t s = std::stoll(config_.default_sizes);
+    cli_.add_int("m", s, "rows of op(A) and C").add_int("n", s, "columns of op(B) and C");
+    cli_.add_int("k", s, "columns of op(A), rows of op(B)");
+  } else {
+    cli_.add_shapes("sizes", config_.default_sizes, "GEMM sizes: S (S x S x S) or MxNxK, comma-separated");
+  }
+}
+
+bool GemmDriver::parse(int argc, char** argv) {
+  cli_.add_real("alpha", 1.0, "scale of op(A)*op(B) (an int32 integer for integer types)")
+      .add_real("beta", 0.0, "scale of C (an int32 integer for integer types); 0 means C is not read")
+      .add_int("warmup", 5, "untimed launches before timing", 0)
+      .add_int("repeats", config_.default_repeats, "timed launches; the median is reported", 20);
+  if (config_.rest_flag) {
+    cli_.add_int("rest-ms", 1500, "idle milliseconds before each timing, so that every kernel and cuBLAS start at "
+                                  "the same clock",
+                 0);
+  }
+  cli_.add_int("seed", 2026, "random seed", 0)
+      .add_string("svg", "", config_.svg_help)
+      .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
+  if (!cli_.parse(argc, argv)) return false;
+  if (config_.kernel_image_guard) config_.kernel_image_guard();  // a build without code for this GPU stops, exit 5
+  RunOptions& o = options_;
+  if (config_.single_size) {
+    o.sizes = {{int(cli_.get_int("m")), int(cli_.get_int("n")), int(cli_.get_int("k"))}};
+  } else {
+    o.sizes = cli_.get_shapes("sizes");
+  }
+  o.alpha = cli_.get_real("alpha");
+  o.beta = cli_.get_real("beta");
+  o.warmup = int(cli_.get_int("warmup"));
+  o.repeats = int(cli_.get_int("repeats"));
+  o.rest_ms = config_.rest_flag ? int(cli_.get_int("rest-ms")) : 0;
+  o.seed = std::uint64_t(cli_.get_int("seed"));
+  o.svg_dir = cli_.get_string("svg");
+  o.csv = cli_.get_string("csv");
+  print_run_header(config_.title, config_.program, argc, argv);
+  return true;
+}
+
+void GemmDriver::require_integer_scales(const std::string& why) const {
+  for (double x : {options_.alpha, options_.beta}) {
+    if (x != std::trunc(x) || std::fabs(x) > 2147483647.0) {
+      throw UsageError("--alpha and --beta must be int32 integers for " + why +
+                       " (the scale type of an int32 GEMM, as in cuBLAS)");
+    }
+  }
+}
+
+DeviceInfo GemmDriver::require_gpu(const std::string& what) {
+  std::printf("\n");
+  device_ = require_sm(config_.min_sm, what);
+  for (const GemmShape& s : options_.sizes) {
+    MemoryNeed need;  // the groups run one after another: the largest counts
+    for (const Group& g : groups_) {
+      const MemoryNeed n = g.memory(s);
+      need.host_bytes = std::max(need.host_bytes, n.host_bytes);
+      need.device_bytes = std::max(need.device_bytes, n.device_bytes);
+    }
+    require_memory(config_.program + " " + shape_text(s), need);
+  }
+  return device_;
+}
+
+const CublasHandle& GemmDriver::cublas() {
+  if (!cublas_) cublas_ = std::make_unique<CublasHandle>();
+  return *cublas_;
+}
+
+bool GemmDriver::run() {
+  for (const GemmShape& s : options_.sizes)
+    for (const Group& g : groups_) g.run(s);
+  std::printf("\n%s", format_results(rows_, options_, ceiling_tflops_).c_str());
+  std::set<std::string> printed;
+  for (const std::string& note : notes_)
+    if (printed.insert(note).second) std::printf("%s\n", note.c_str());
+  for (const GemmShape& s : options_.sizes) {
+    // A, B in 2 bytes and C in 4: the f16 -> f32 case, the one the ladder compares.
+    const double bytes = 2.0 * (double(s.m) * s.k + double(s.k) * s.n) + 4.0 * double(s.m) * s.n;
+    if (bytes < double(device_.l2_cache_bytes)) {
+      std::printf("note: at %s the operands (%.1f MB in f16 -> f32) fit in this GPU's %.0f MB L2, so those timings "
+                  "may not touch DRAM.\n",
+                  shape_text(s).c_str(), bytes / 1e6, device_.l2_cache_bytes / 1e6);
+    }
+  }
+  std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
+              "==\n");
+  print_verification("size kernel type op", checks_);
+  if (!options_.csv.empty()) append_bench_csv(options_.csv, ladder_rows(config_.chapter, rows_));
+  return std::all_of(rows_.begin(), rows_.end(), [](const DriverRow& r) { return r.passed; });
+}
+
+int GemmDriver::finish(bool all_ok) {
+  std::printf("\n%s\n", all_ok ? "RESULT: every check passed" : "RESULT: MISMATCH");
+  return all_ok ? kExitOk : kExitMismatch;
+}
+
+}  // namespace tc

@@ -1,0 +1,124 @@
+// Host tests of the GEMM driver (tc/gemm_driver.hpp) and the per-kernel tile contracts (tc/tile_contract.hpp): the
+// results table, the ladder rows, the common flags and their errors. The GPU side (run()) is exercised by every
+// chapter binary and its sanitizer tests.
+#include "tc/gemm_driver.hpp"
+#include "tc/tile_contract.hpp"
+#include "tc_test/catch.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+tc::DriverRow row(const char* kernel, double ms, double cublas_ms, bool passed = true) {
+  tc::DriverRow r;
+  r.shape = {1024, 1024, 1024};
+  r.kernel = kernel;
+  r.type = "f16->f32";
+  r.layout = "TN";
+  r.ms = ms;
+  r.cublas_ms = cublas_ms;
+  r.passed = passed;
+  return r;
+}
+
+// Runs GemmDriver::parse on `args` after the program name; returns the options, or throws what parse throws.
+tc::RunOptions parse(tc::DriverConfig config, std::vector<const char*> args) {
+  args.insert(args.begin(), "prog");
+  tc::GemmDriver driver(std::move(config));
+  if (!driver.parse(int(args.size()), const_cast<char**>(args.data()))) throw std::logic_error("--help was given");
+  return driver.options();
+}
+
+}  // namespace
+
+TEST_CASE("the results table has one line per kernel, % cuBLAS from the times, and '-' where there is no cuBLAS",
+          "[driver]") {
+  const tc::RunOptions o;
+  // 2*1024^3 FLOP in 1 ms is 2.1 TFLOP/s; cuBLAS at 0.5 ms makes the kernel 50% of it.
+  const std::string table = tc::format_results({row("fast", 1.0, 0.5), row("refused", 2.0, -1.0, false)}, o, 0.0);
+  CHECK(table.find("== results: C = alpha*op(A)*op(B) + beta*C, alpha 1, beta 0; median of 30 launches after 5 "
+                   "warm-up ==") == 0);
+  CHECK(table.find("1024x1024x1024  fast     f16->f32  TN  1.0000      2.1             4.3     50.0%") !=
+        std::string::npos);
+  CHECK(table.find("refused  f16->f32  TN  2.0000      1.1               -         -") != std::string::npos);
+  CHECK(table.find("FAIL") != std::string::npos);
+  CHECK(table.find("% ceiling") == std::string::npos);
+}
+
+TEST_CASE("the results table shows % of a measured ceiling, the copies' time, and TOPS for integer rows",
+          "[driver]") {
+  tc::RunOptions o;
+  o.rest_ms = 1500;
+  tc::DriverRow padded = row("step", 1.0, 1.0);
+  padded.ms_with_copies = 1.25;
+  const std::string ceiling = tc::format_results({padded}, o, 4.2949673);  // 2^31 FLOP / 1 ms / 1e12 / 0.5
+  CHECK(ceiling.find(", each timing after 1500 ms idle ==") != std::string::npos);
+  CHECK(ceiling.find("% ceiling") != std::string::npos);
+  CHECK(ceiling.find("50.0%") != std::string::npos);
+  CHECK(ceiling.find("1.2500") != std::string::npos);
+  tc::DriverRow integer = row("skew 16", 1.0, 1.0);
+  integer.integer = true;
+  CHECK(tc::format_results({integer}, tc::RunOptions{}, 0.0).find("cuBLAS TOPS") != std::string::npos);
+}
+
+TEST_CASE("ladder rows carry the chapter, the table's names and both times", "[driver]") {
+  const std::vector<tc::BenchRow> bench = tc::ladder_rows("06", {row("4 tuned", 2.0, 1.5)});
+  REQUIRE(bench.size() == 1);
+  CHECK(bench[0].chapter == "06");
+  CHECK(bench[0].kernel == "4 tuned");
+  CHECK(bench[0].precision == "f16->f32");
+  CHECK(bench[0].layout == "TN");
+  CHECK(bench[0].shape == tc::GemmShape{1024, 1024, 1024});
+  CHECK(bench[0].ms == 2.0);
+  CHECK(bench[0].cublas_ms == 1.5);
+  CHECK(bench[0].passed);
+}
+
+TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line errors", "[driver][cli]") {
+  tc::DriverConfig list{"prog", "06", "title", "summary", 0, {}};
+  list.rest_flag = true;
+  const tc::RunOptions o = parse(list, {"--sizes", "64,17x33x65", "--alpha", "2", "--rest-ms", "0", "--seed", "7"});
+  REQUIRE(o.sizes.size() == 2);
+  CHECK(o.sizes[1] == tc::GemmShape{17, 33, 65});
+  CHECK(o.alpha == 2.0);
+  CHECK(o.rest_ms == 0);
+  CHECK(o.seed == 7);
+  CHECK(parse(list, {}).rest_ms == 1500);
+
+  tc::DriverConfig single{"prog", "02", "title", "summary", 0, {}};
+  single.single_size = true;
+  single.default_sizes = "4096";
+  CHECK(parse(single, {"--n", "100"}).sizes == std::vector<tc::GemmShape>{{4096, 100, 4096}});
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--sizes", "64"}); }) ==
+        "unknown option '--sizes' (see --help)");
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--rest-ms", "0"}); }) ==
+        "unknown option '--rest-ms' (see --help)");
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(list, {"--repeats", "3"}); }).find("--repeats") !=
+        std::string::npos);
+
+  std::vector<const char*> args = {"prog", "--alpha", "1.5"};
+  tc::GemmDriver driver(list);
+  REQUIRE(driver.parse(int(args.size()), const_cast<char**>(args.data())));
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { driver.require_integer_scales("s8"); }) ==
+        "--alpha and --beta must be int32 integers for s8 (the scale type of an int32 GEMM, as in cuBLAS)");
+}
+
+TEST_CASE("each kernel's contract holds it to its own instructions' rules, not WMMA's", "[padding]") {
+  alignas(256) static __half h[64];
+  alignas(256) static float f[64];
+  const tc::TileContract wmma{{16, 16, 16}, tc::kWmmaOperandRule, tc::kWmmaOperandRule};
+  const tc::TileContract vector{{16, 16, 16}, tc::kVector16OperandRule, tc::kScalarF32OperandRule};
+  // A 16-byte aligned A: fine for 16-byte copies, not for load_matrix_sync.
+  CHECK(*tc::tile_contract_problem(wmma, 16, 16, 16, h + 8, 16, h, 16, f, 16) ==
+        "A must be 32-byte aligned for load/store_matrix_sync");
+  CHECK_FALSE(tc::tile_contract_problem(vector, 16, 16, 16, h + 8, 16, h, 16, f, 16));
+  // An fp32 C at any float address and any ld keeps scalar stores' rule.
+  CHECK_FALSE(tc::tile_contract_problem(vector, 16, 16, 16, h, 16, h, 16, f + 1, 17));
+  CHECK(*tc::tile_contract_problem(wmma, 16, 16, 16, h, 16, h, 16, f, 17) ==
+        "ld of C is 17 elements; load/store_matrix_sync needs a multiple of 4 (16 bytes)");
+  // An ld of 12 halves (24 bytes) breaks 16-byte copies.
+  CHECK(*tc::tile_contract_problem(vector, 16, 16, 16, h, 16, h, 12, f, 16) ==
+        "ld of B is 12 elements; a 16-byte global copy needs a multiple of 8 (16 bytes)");
+}
