@@ -36,7 +36,7 @@ std::string op_label() {
   return std::string(tc::op_name(tc::op_of<LayoutA>())) + tc::op_name(tc::op_of<LayoutB>());
 }
 
-// (2b) What one warp's loads cost per K step for each op, from the load model (tc/layouts/wmma_loads.hpp): load
+// (2b) What one warp's loads cost per K step for each op, from the load model (wmma_loads.hpp): load
 // instructions, 32-byte sectors per instruction, register transposes. ncu measures the same counts (docs/03).
 inline void print_load_table(const tc::GemmShape& s) {
   // The kernel runs on sizes rounded up to its 16 x 16 x 16 tile (padded copies where they are not multiples).

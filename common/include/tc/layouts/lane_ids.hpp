@@ -3,7 +3,7 @@
 //
 // lane (0..31) -> groupID = lane >> 2 (0..7), threadID_in_group = lane % 4 (0..3). Every mma.sync fragment layout in
 // the ISA is written with these two (groupID picks the row, threadID_in_group the column pair or quad), and so is
-// what WMMA's fragment loads do on sm_80/sm_90 (tc/layouts/wmma_loads.hpp). They are spelled once, here, so that no
+// what WMMA's fragment loads do on sm_80/sm_90 (chapter 03's wmma_loads.hpp). They are spelled once, here, so that no
 // file re-derives `lane / 4`.
 // Source: PTX ISA, "Warp-level matrix instructions: mma", "Matrix Fragments for mma.m16n8k16".
 #pragma once
