@@ -5,11 +5,10 @@
 // part runs on any machine), (3) the GPU and the memory, then the probed holding maps, (4) every precision and op
 // verified and timed beside cuBLAS with the same transa/transb, by the driver (tc/gemm_driver.hpp), (5) the verdict.
 // Exit codes: README.md, "Exit codes".
-#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "explain.cuh"
 #include "wmma_transposed_gemm.cuh"
 
-#include "tc/arch_guard.cuh"
+#include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 
@@ -17,11 +16,11 @@
 
 namespace {
 
-// Calls f(P{}) for each precision the --type selection names: HMMA (f16 -> f32) and IMMA (s8 -> s32).
+// Calls f(P{}) for each precision --type selects: HMMA (f16 -> f32) and IMMA (s8 -> s32).
 template <typename F>
-void for_each_precision(const std::string& selection, F&& f) {
-  if (selection == "all" || selection == "f16") f(tc::WmmaF16{});
-  if (selection == "all" || selection == "s8") f(tc::WmmaS8{});
+void for_each_precision(const tc::GemmDriver& driver, F&& f) {
+  if (driver.runs_type("f16")) f(tc::WmmaF16{});
+  if (driver.runs_type("s8")) f(tc::WmmaS8{});
 }
 
 }  // namespace
@@ -30,19 +29,16 @@ int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: sizes, precisions and ops; each (precision, op) is one driver group, with its operands
     // stored as the op says (op(A) m x k stored as LayoutA, op(B) k x n as LayoutB, tight leading dimensions).
-    tc::DriverConfig config{"03_transpose_layouts", "03", "Chapter 03: NN, NT, TN, TT through fragment layouts",
-                            "C = alpha*op(A)*op(B) + beta*C for op = N or T on A and B, by WMMA fragment layout tags, "
-                            "verified and timed against cuBLAS with the same transa/transb.",
-                            tc::chapter::kMinSm, tc::kernel_image_guard(tc::chapter::kArchitectures)};
-    config.svg_help = "write the chapter's figures into this folder (the address maps need a GPU)";
-    tc::GemmDriver driver(config);
-    driver.cli()
-        .add_choice("type", "all", {"f16", "s8", "all"}, "precision: f16 (HMMA, fp32 accumulate) or s8 (IMMA)")
-        .add_choice("op", "all", {"NN", "NT", "TN", "TT", "all"}, "op(A) op(B), as cuBLAS's transa transb");
+    tc::GemmDriver driver({tc::this_chapter(), "Chapter 03: NN, NT, TN, TT through fragment layouts",
+                           "C = alpha*op(A)*op(B) + beta*C for op = N or T on A and B, by WMMA fragment layout tags, "
+                           "verified and timed against cuBLAS with the same transa/transb.",
+                           "write the chapter's figures into this folder (the address maps need a GPU)",
+                           {"f16", "s8"}, "precision: f16 (HMMA, fp32 accumulate) or s8 (IMMA)"});
+    driver.cli().add_choice("op", "all", {"NN", "NT", "TN", "TT", "all"}, "op(A) op(B), as cuBLAS's transa transb");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
-    const std::string types = driver.cli().get_choice("type"), ops = driver.cli().get_choice("op");
-    if (types == "all" || types == "s8") driver.require_integer_scales("s8");
-    for_each_precision(types, [&](auto p) {
+    const std::string ops = driver.cli().get_choice("op");
+    if (driver.runs_type("s8")) driver.require_integer_scales("s8");
+    for_each_precision(driver, [&](auto p) {
       for_each_op(ops, [&](auto la, auto lb) {
         driver.add(tc::driver_group<WmmaTransposedGemm<decltype(p), decltype(la), decltype(lb)>>(decltype(p)::name));
       });

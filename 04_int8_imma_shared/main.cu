@@ -5,11 +5,10 @@
 // (explain.cuh; this part runs on any machine), (3) the GPU and the memory, (4) every precision and skew verified
 // exactly on two full-range operand sets and timed beside cuBLAS's int8 TN GEMM, by the driver (tc/gemm_driver.hpp),
 // (5) the verdict. Exit codes: README.md, "Exit codes".
-#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "explain.cuh"
 #include "imma_shared_gemm.cuh"
 
-#include "tc/arch_guard.cuh"
+#include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 
@@ -17,11 +16,11 @@
 
 namespace {
 
-// Calls f(P{}) for each precision the --type selection names.
+// Calls f(P{}) for each precision --type selects.
 template <typename F>
-void for_each_precision(const std::string& selection, F&& f) {
-  if (selection == "all" || selection == "s8") f(tc::WmmaS8{});
-  if (selection == "all" || selection == "u8") f(tc::WmmaU8{});
+void for_each_precision(const tc::GemmDriver& driver, F&& f) {
+  if (driver.runs_type("s8")) f(tc::WmmaS8{});
+  if (driver.runs_type("u8")) f(tc::WmmaU8{});
 }
 
 // Precision P with each skew the selection names, as one driver group: A row-major (op T), B column-major (op N). Both
@@ -41,20 +40,17 @@ tc::DriverGroup<typename P::Input, std::int32_t> group(const std::string& skews)
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: sizes, precisions and skews; alpha and beta are int32, the scale type of an int32 GEMM.
-    tc::DriverConfig config{"04_int8_imma_shared", "04", "Chapter 04: INT8 IMMA through skewed shared memory",
-                            "C = alpha*A*B + beta*C for s8 and u8 inputs with int32 accumulation (A row-major, B "
-                            "column-major) through skewed shared memory, verified exactly and timed against cuBLAS "
-                            "int8.",
-                            tc::chapter::kMinSm, tc::kernel_image_guard(tc::chapter::kArchitectures)};
-    config.svg_help = "write the bank figures into this folder";
-    tc::GemmDriver driver(config);
-    driver.cli()
-        .add_choice("type", "all", {"s8", "u8", "all"}, "input precision (int32 accumulation either way)")
-        .add_choice("skew", "all", {"0", "16", "32", "all"}, "shared-memory skew in bytes (16 is the chapter's)");
+    tc::GemmDriver driver({tc::this_chapter(), "Chapter 04: INT8 IMMA through skewed shared memory",
+                           "C = alpha*A*B + beta*C for s8 and u8 inputs with int32 accumulation (A row-major, B "
+                           "column-major) through skewed shared memory, verified exactly and timed against cuBLAS "
+                           "int8.",
+                           "write the bank figures into this folder",
+                           {"s8", "u8"}, "input precision (int32 accumulation either way)"});
+    driver.cli().add_choice("skew", "all", {"0", "16", "32", "all"}, "shared-memory skew in bytes (16 is the chapter's)");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     driver.require_integer_scales("s8 and u8");
     const std::string skews = driver.cli().get_choice("skew");
-    for_each_precision(driver.cli().get_choice("type"), [&](auto p) { driver.add(group<decltype(p)>(skews)); });
+    for_each_precision(driver, [&](auto p) { driver.add(group<decltype(p)>(skews)); });
 
     // (2) Explain, on the host.
     explain(driver.options());

@@ -58,7 +58,7 @@ inline void explain(const tc::RunOptions& o) {
               "j (C: only with .f16\naccumulators; .f32 C is one register per element). The pair are K neighbours "
               "in A and B, so one 32-bit load\nfrom a K-contiguous tile fills one register.\n");
   if (!o.svg_dir.empty()) {
-    for (const LaneFigure& f : mma_lane_figures()) tc::write_text_file(o.svg_dir + "/" + f.file, f.svg);
+    tc::write_figures(o.svg_dir, mma_lane_figures());
   }
 
   using T = DefaultMmaTile;

@@ -6,11 +6,10 @@
 // of tc/gemm_check.hpp, (5) the hardware probe: where the real instruction puts each register, against the formulas
 // and against chapter 01's WMMA fragments, (6) the GEMM at each size, verified and timed beside cuBLAS by the driver
 // (tc/gemm_driver.hpp), (7) the verdict. Exit codes: README.md, "Exit codes".
-#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "explain.cuh"
 #include "mma_gemm.cuh"
 
-#include "tc/arch_guard.cuh"
+#include "tc/chapter_driver.cuh"
 #include "tc/gemm_check.hpp"
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
@@ -21,13 +20,11 @@
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line, and the GEMM: fp16 in, fp32 accumulate, A row-major (op T), B column-major (op N).
-    tc::DriverConfig config{"05_ptx_mma_m16n8k16", "05", "Chapter 05: inline PTX mma.sync.m16n8k16",
-                            "mma.sync.m16n8k16 in inline PTX: one tile by the ISA's lane formulas, a probe of the real "
-                            "instruction, and a GEMM (fp16 in, fp32 accumulate, A row-major, B column-major) timed "
-                            "against cuBLAS.",
-                            tc::chapter::kMinSm, tc::kernel_image_guard(tc::chapter::kArchitectures)};
-    config.svg_help = "write the lane diagrams (as 05_lane_figures does) into this folder";
-    tc::GemmDriver driver(config);
+    tc::GemmDriver driver({tc::this_chapter(), "Chapter 05: inline PTX mma.sync.m16n8k16",
+                           "mma.sync.m16n8k16 in inline PTX: one tile by the ISA's lane formulas, a probe of the real "
+                           "instruction, and a GEMM (fp16 in, fp32 accumulate, A row-major, B column-major) timed "
+                           "against cuBLAS.",
+                           "write the lane diagrams (as 05_lane_figures does) into this folder"});
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     driver.add(tc::driver_group<MmaGemm<>>(tc::F16F32::name));
 

@@ -175,3 +175,11 @@ void launch_step_gemm(int m, int n, int k, float alpha, const __half* A, int lda
                       float* C, int ldc, cudaStream_t stream = nullptr) {
   tc::launch_gemm_any_size<LdsmGemm<Step, Tile>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }
+
+// A launcher of that signature with its name: how the tests and the ablation list the steps they run.
+struct NamedLauncher {
+  using Launcher = void (*)(int, int, int, float, const __half*, int, const __half*, int, float, float*, int,
+                            cudaStream_t);
+  const char* name;
+  Launcher launch;
+};

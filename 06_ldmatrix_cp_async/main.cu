@@ -6,7 +6,6 @@
 // GPU, (4) ldmatrix probed against tc/layouts/ldmatrix.hpp, (5) the mma.sync ceiling, (6) every step at every size,
 // verified and timed beside cuBLAS by the driver (tc/gemm_driver.hpp), (7) each kernel's registers and shared memory,
 // (8) the verdict. Exit codes: README.md, "Exit codes".
-#include "chapter_config.hpp"  // tc::chapter::kMinSm, from tc_add_chapter in the top-level CMakeLists.txt
 #include "ldmatrix_probe.cuh"
 #include "mma_ceiling.cuh"
 #include "step1_ldmatrix.cuh"
@@ -14,7 +13,7 @@
 #include "step3_multistage.cuh"
 #include "tools/figures.hpp"
 
-#include "tc/arch_guard.cuh"
+#include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
 #include "tc/layout_maps.hpp"
 #include "tc/layouts/ldmatrix.hpp"
@@ -78,7 +77,7 @@ void explain(const tc::RunOptions& o) {
               T::WarpM, T::WarpN, T::TilesM, T::TilesN / 2, T::TilesM * T::TilesN, T::TilesM * tc::MmaM16N8K16::kRegsA,
               T::TilesN * tc::MmaM16N8K16::kRegsB);
   if (!o.svg_dir.empty()) {
-    for (const Figure& f : chapter_figures()) tc::write_text_file(o.svg_dir + "/" + f.file, f.svg);
+    tc::write_figures(o.svg_dir, chapter_figures());
   }
 }
 
@@ -101,16 +100,14 @@ int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line (the driver's flags; the default statistic rests the GPU before every timing), and the
     // steps, fp16 in, fp32 accumulate, A row-major, B column-major: one group, one set of operands per size.
-    tc::DriverConfig config{"06_ldmatrix_cp_async", "06",
-                            "Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline",
+    tc::DriverConfig config{tc::this_chapter(), "Chapter 06: ldmatrix, cp.async and a multi-stage swizzled pipeline",
                             "ldmatrix + cp.async + a multi-stage swizzled pipeline: four mma.sync GEMM steps (fp16 in, "
                             "fp32 accumulate, A row-major, B column-major) timed against cuBLAS and the mma.sync "
                             "ceiling.",
-                            tc::chapter::kMinSm, tc::kernel_image_guard(tc::chapter::kArchitectures)};
+                            "write the chapter's figures (as 06_figures does) into this folder"};
     config.default_sizes = "4096,8192";
     config.default_repeats = 20;
     config.rest_flag = true;
-    config.svg_help = "write the chapter's figures (as 06_figures does) into this folder";
     tc::GemmDriver driver(config);
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     tc::DriverGroup<__half, float> steps{tc::F16F32::name, tc::Op::T, tc::Op::N, {}};

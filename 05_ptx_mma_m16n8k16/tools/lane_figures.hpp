@@ -6,16 +6,12 @@
 
 #include "tc/layout_maps.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
+#include "tc/main.hpp"  // tc::Figure
 
 #include <string>
 #include <vector>
 
-struct LaneFigure {
-  std::string file;  // name under docs/figures/
-  std::string svg;
-};
-
-inline std::vector<LaneFigure> mma_lane_figures() {
+inline std::vector<tc::Figure> mma_lane_figures() {
   using tc::MmaOperand;
   return {
       {"05_mma_m16n8k16_a.svg", tc::mma_m16n8k16_map(MmaOperand::A)

@@ -33,13 +33,6 @@
 
 namespace {
 
-using Launcher = void (*)(int, int, int, float, const __half*, int, const __half*, int, float, float*, int,
-                          cudaStream_t);
-
-struct NamedLauncher {
-  const char* name;
-  Launcher launch;
-};
 const NamedLauncher kSteps[] = {{"step 1", launch_ldmatrix_gemm},
                                 {"step 2", launch_cp_async_gemm},
                                 {"step 3", launch_multistage_gemm},

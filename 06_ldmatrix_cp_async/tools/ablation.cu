@@ -10,59 +10,33 @@
 // Usage: 06_ablation [--size 8192] [--warmup 5] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes"
 // (1 on a mismatch).
 #include "ablation.cuh"
-#include "chapter_config.hpp"
 #include "step3_multistage.cuh"
 
-#include "tc/arch_guard.cuh"
-#include "tc/cli.hpp"
+#include "tc/chapter_driver.cuh"
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
-#include "tc/device.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/gemm_check.hpp"
+#include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 #include "tc/memory.hpp"
-#include "tc/timer.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <vector>
 
-namespace {
-
-using Launcher = void (*)(int, int, int, float, const __half*, int, const __half*, int, float, float*, int,
-                          cudaStream_t);
-
-struct Row {
-  const char* name;
-  Launcher launch;
-};
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  return tc::run_main([&] {
-    tc::Cli cli("06_ablation", "Time step 4 with parts switched off, and step 4 and cuBLAS on random and on zero "
-                               "operands.");
-    cli.add_int("size", 8192, "m = n = k, a multiple of 256", 256)
-        .add_int("warmup", 5, "untimed launches before timing", 0)
-        .add_int("repeats", 20, "timed launches; the median is reported", 20)
-        .add_int("rest-ms", 1500, "idle milliseconds before each timing", 0);
-    if (!cli.parse(argc, argv)) return tc::kExitOk;
-    tc::require_kernel_image(tc::chapter::kArchitectures);  // a build without code for this GPU stops here, exit 5
-    const int s = int(cli.get_int("size"));
-    if (s % 256 != 0) throw tc::UsageError("--size must be a multiple of 256, step 4's block tile");
-    const tc::DeviceInfo device = tc::require_sm(tc::chapter::kMinSm, "06_ablation (mma.sync kernels)");
-    const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
-    const int rest_ms = int(cli.get_int("rest-ms"));
-    std::printf("# command: 06_ablation --size %d --repeats %d\n# device:  %s\n", s, repeats,
-                tc::describe(device).c_str());
+  const tc::ToolConfig config{
+      "06_ablation", "Time step 4 with parts switched off, and step 4 and cuBLAS on random and on zero operands.",
+      "mma.sync kernels", 8192, 256, "step 4's block tile", true};
+  return tc::square_tool_main(argc, argv, tc::this_chapter(), config, [](const tc::SquareTool& tool) {
+    const int s = tool.size();
+    const tc::Timing timing = tool.timing();
     std::printf("# each timing: median of %d launches after %d warm-up, after %d ms idle; %dx%dx%d, fp16 in, fp32 "
                 "accumulate\n",
-                repeats, warmup, rest_ms, s, s, s);
+                timing.repeats, timing.warmup, timing.rest_ms, s, s, s);
 
-    const tc::GemmProblem problem = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s, s, s, 1.0, 0.0);
+    const tc::GemmProblem problem = tool.problem(tc::Op::T, tc::Op::N);
     const std::uint64_t operand_bytes = tc::checked_bytes(std::uint64_t(s) * std::uint64_t(s), 2 * sizeof(__half));
     tc::require_memory("06_ablation " + std::to_string(s) + "^3",
                        tc::gemm_check_memory<__half, float>(problem) + tc::MemoryNeed{0, operand_bytes});
@@ -76,11 +50,7 @@ int main(int argc, char** argv) {
     TC_CHECK(cudaMemset(zero_b.data(), 0, zero_b.bytes()));
     float* d_c = random.c();
     const double flops = tc::gemm_flops(s, s, s);
-    auto time_ms = [&](const std::function<void()>& launch) {
-      tc::rest_gpu(rest_ms);
-      return tc::benchmark(launch, warmup, repeats).median_ms;
-    };
-    auto run = [&](Launcher launch, const __half* A, const __half* B) {
+    auto run = [&](NamedLauncher::Launcher launch, const __half* A, const __half* B) {
       return [=] { launch(s, s, s, 1.0f, A, s, B, s, 0.0f, d_c, s, nullptr); };
     };
     auto run_cublas = [&](const __half* A, const __half* B) {
@@ -105,7 +75,7 @@ int main(int argc, char** argv) {
 
     // [doc:ablation_rows]
     using T = Step4Tile;
-    const Row rows[] = {
+    const NamedLauncher rows[] = {
         {"mma.sync only (fragments loaded once)", launch_ablation<T, Ablation::MmaOnly>},
         {"+ ldmatrix.x4 every K step", launch_ablation<T, Ablation::PlusLdmatrix>},
         {"+ block barrier every slice", launch_ablation<T, Ablation::PlusBarrier>},
@@ -117,8 +87,8 @@ int main(int argc, char** argv) {
                 "(ablation.cuh) ==\n%-42s %9s %9s %16s\n",
                 "kernel", "ms", "TFLOP/s", "time vs above");
     double previous = 0.0;
-    for (const Row& row : rows) {
-      const double ms = time_ms(run(row.launch, d_a, d_b));
+    for (const NamedLauncher& row : rows) {
+      const double ms = timing.median_ms(run(row.launch, d_a, d_b));
       std::printf("%-42s %9.4f %9.1f", row.name, ms, tc::tflops(flops, ms));
       if (previous > 0.0) std::printf(" %+15.1f%%", 100.0 * (ms / previous - 1.0));
       std::printf("\n");
@@ -132,8 +102,8 @@ int main(int argc, char** argv) {
     for (const bool zeros : {false, true}) {
       const __half* A = zeros ? zero_a.data() : d_a;
       const __half* B = zeros ? zero_b.data() : d_b;
-      const double cublas_ms = time_ms(run_cublas(A, B));
-      const double step4_ms = time_ms(run(launch_tuned_gemm, A, B));
+      const double cublas_ms = timing.median_ms(run_cublas(A, B));
+      const double step4_ms = timing.median_ms(run(launch_tuned_gemm, A, B));
       std::printf("%-10s %16.1f %16.1f %9.1f%%\n", zeros ? "all zero" : "random", tc::tflops(flops, step4_ms),
                   tc::tflops(flops, cublas_ms), 100.0 * cublas_ms / step4_ms);
       std::fflush(stdout);

@@ -18,15 +18,11 @@
 #include "tc/layouts/ldmatrix.hpp"
 #include "tc/lane_map.hpp"
 #include "tc/layouts/smem_banks.hpp"
+#include "tc/main.hpp"  // tc::Figure
 
 #include <cstdio>
 #include <string>
 #include <vector>
-
-struct Figure {
-  std::string file;  // name under docs/figures/
-  std::string svg;
-};
 
 namespace figures {
 
@@ -143,7 +139,7 @@ inline std::string pipeline_figure(int stages, int slices) {
 
 }  // namespace figures
 
-inline std::vector<Figure> chapter_figures() {
+inline std::vector<tc::Figure> chapter_figures() {
   using Flat = GemmTile<128, 128, 32, 2, 4, 2, tc::Padded<0>>;
   return {
       {"06_ldmatrix_x1.svg", tc::ldmatrix_map(1, false).to_svg("ldmatrix .x1: lane T receives elements e0, e1", "e")},

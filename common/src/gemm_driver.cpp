@@ -108,13 +108,19 @@ std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<
   return bench;
 }
 
-GemmDriver::GemmDriver(DriverConfig config) : config_(std::move(config)), cli_(config_.program, config_.summary) {
+GemmDriver::GemmDriver(DriverConfig config)
+    : config_(std::move(config)), cli_(config_.chapter.program, config_.summary) {
   if (config_.single_size) {
     const std::int64_t s = std::stoll(config_.default_sizes);
     cli_.add_int("m", s, "rows of op(A) and C").add_int("n", s, "columns of op(B) and C");
     cli_.add_int("k", s, "columns of op(A), rows of op(B)");
   } else {
     cli_.add_shapes("sizes", config_.default_sizes, "GEMM sizes: S (S x S x S) or MxNxK, comma-separated");
+  }
+  if (!config_.types.empty()) {
+    std::vector<std::string> choices = config_.types;
+    choices.push_back("all");
+    cli_.add_choice("type", "all", choices, config_.type_help);
   }
 }
 
@@ -132,7 +138,7 @@ bool GemmDriver::parse(int argc, char** argv) {
       .add_string("svg", "", config_.svg_help)
       .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
   if (!cli_.parse(argc, argv)) return false;
-  if (config_.kernel_image_guard) config_.kernel_image_guard();  // a build without code for this GPU stops, exit 5
+  if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
   RunOptions& o = options_;
   if (config_.single_size) {
     o.sizes = {{int(cli_.get_int("m")), int(cli_.get_int("n")), int(cli_.get_int("k"))}};
@@ -147,8 +153,15 @@ bool GemmDriver::parse(int argc, char** argv) {
   o.seed = std::uint64_t(cli_.get_int("seed"));
   o.svg_dir = cli_.get_string("svg");
   o.csv = cli_.get_string("csv");
-  print_run_header(config_.title, config_.program, argc, argv);
+  print_run_header(config_.title, config_.chapter.program, argc, argv);
   return true;
+}
+
+bool GemmDriver::runs_type(const std::string& name) const {
+  if (std::find(config_.types.begin(), config_.types.end(), name) == config_.types.end())
+    throw std::invalid_argument(config_.chapter.program + ": --type has no precision \"" + name + "\"");
+  const std::string selected = cli_.get_choice("type");
+  return selected == "all" || selected == name;
 }
 
 void GemmDriver::require_integer_scales(const std::string& why) const {
@@ -162,7 +175,7 @@ void GemmDriver::require_integer_scales(const std::string& why) const {
 
 DeviceInfo GemmDriver::require_gpu(const std::string& what) {
   std::printf("\n");
-  device_ = require_sm(config_.min_sm, what);
+  device_ = require_sm(config_.chapter.min_sm, what);
   for (const GemmShape& s : options_.sizes) {
     MemoryNeed need;  // the groups run one after another: the largest counts
     for (const Group& g : groups_) {
@@ -170,7 +183,7 @@ DeviceInfo GemmDriver::require_gpu(const std::string& what) {
       need.host_bytes = std::max(need.host_bytes, n.host_bytes);
       need.device_bytes = std::max(need.device_bytes, n.device_bytes);
     }
-    require_memory(config_.program + " " + shape_text(s), need);
+    require_memory(config_.chapter.program + " " + shape_text(s), need);
   }
   return device_;
 }
@@ -199,13 +212,37 @@ bool GemmDriver::run() {
   std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
               "==\n");
   print_verification("size kernel type op", checks_);
-  if (!options_.csv.empty()) append_bench_csv(options_.csv, ladder_rows(config_.chapter, rows_));
+  if (!options_.csv.empty()) append_bench_csv(options_.csv, ladder_rows(config_.chapter.number, rows_));
   return std::all_of(rows_.begin(), rows_.end(), [](const DriverRow& r) { return r.passed; });
 }
 
 int GemmDriver::finish(bool all_ok) {
   std::printf("\n%s\n", all_ok ? "RESULT: every check passed" : "RESULT: MISMATCH");
   return all_ok ? kExitOk : kExitMismatch;
+}
+
+SquareTool::SquareTool(ChapterIdentity chapter, ToolConfig config)
+    : chapter_(std::move(chapter)), config_(std::move(config)), cli_(config_.program, config_.summary) {}
+
+bool SquareTool::parse(int argc, char** argv) {
+  cli_.add_int("size", config_.default_size,
+               "m = n = k, a multiple of " + std::to_string(config_.size_multiple), config_.size_multiple)
+      .add_int("warmup", 5, "untimed launches before timing", 0)
+      .add_int("repeats", 20, "timed launches; the median is reported", 20);
+  if (config_.rest_flag) cli_.add_int("rest-ms", 1500, "idle milliseconds before each timing", 0);
+  if (!cli_.parse(argc, argv)) return false;
+  if (chapter_.kernel_image_guard) chapter_.kernel_image_guard();  // no code for this GPU: exit 5
+  size_ = int(cli_.get_int("size"));
+  if (size_ % config_.size_multiple != 0) {
+    throw UsageError("--size must be a multiple of " + std::to_string(config_.size_multiple) + ", " +
+                     config_.multiple_why);
+  }
+  timing_ = {int(cli_.get_int("warmup")), int(cli_.get_int("repeats")),
+             config_.rest_flag ? int(cli_.get_int("rest-ms")) : 0};
+  device_ = require_sm(chapter_.min_sm, config_.program + " (" + config_.gpu_what + ")");
+  std::printf("# %s --size %d --repeats %d on %s\n", config_.program.c_str(), size_, timing_.repeats,
+              describe(device_).c_str());
+  return true;
 }
 
 }  // namespace tc

@@ -5,6 +5,7 @@
 #include "tc/tile_contract.hpp"
 #include "tc_test/catch.hpp"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -77,7 +78,7 @@ TEST_CASE("ladder rows carry the chapter, the table's names and both times", "[d
 }
 
 TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line errors", "[driver][cli]") {
-  tc::DriverConfig list{"prog", "06", "title", "summary", 0, {}};
+  tc::DriverConfig list{{"prog", "06", 0, {}}, "title", "summary"};
   list.rest_flag = true;
   const tc::RunOptions o = parse(list, {"--sizes", "64,17x33x65", "--alpha", "2", "--rest-ms", "0", "--seed", "7"});
   REQUIRE(o.sizes.size() == 2);
@@ -87,7 +88,7 @@ TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line
   CHECK(o.seed == 7);
   CHECK(parse(list, {}).rest_ms == 1500);
 
-  tc::DriverConfig single{"prog", "02", "title", "summary", 0, {}};
+  tc::DriverConfig single{{"prog", "02", 0, {}}, "title", "summary"};
   single.single_size = true;
   single.default_sizes = "4096";
   CHECK(parse(single, {"--n", "100"}).sizes == std::vector<tc::GemmShape>{{4096, 100, 4096}});
@@ -103,6 +104,48 @@ TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line
   REQUIRE(driver.parse(int(args.size()), const_cast<char**>(args.data())));
   CHECK(tc::test::thrown_message<tc::UsageError>([&] { driver.require_integer_scales("s8"); }) ==
         "--alpha and --beta must be int32 integers for s8 (the scale type of an int32 GEMM, as in cuBLAS)");
+}
+
+TEST_CASE("the --type flag offers the chapter's precisions and all, and runs_type asks only for ones the chapter lists",
+          "[driver][cli]") {
+  const tc::DriverConfig config{{"prog", "03", 0, {}}, "title", "summary", "svg", {"f16", "s8"}, "precision"};
+  auto driver_for = [&](std::vector<const char*> args) {
+    args.insert(args.begin(), "prog");
+    auto driver = std::make_unique<tc::GemmDriver>(config);
+    REQUIRE(driver->parse(int(args.size()), const_cast<char**>(args.data())));
+    return driver;
+  };
+  const auto all = driver_for({});
+  CHECK(all->runs_type("f16"));
+  CHECK(all->runs_type("s8"));
+  const auto s8 = driver_for({"--type", "s8"});
+  CHECK_FALSE(s8->runs_type("f16"));
+  CHECK(s8->runs_type("s8"));
+  CHECK(tc::test::thrown_message<std::invalid_argument>([&] { s8->runs_type("bf16"); }) ==
+        "prog: --type has no precision \"bf16\"");
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(config, {"--type", "bf16"}); }) ==
+        "--type must be one of f16, s8, all; got 'bf16'");
+  // A chapter that lists no precisions has no --type flag.
+  tc::DriverConfig untyped = config;
+  untyped.types.clear();
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(untyped, {"--type", "f16"}); }) ==
+        "unknown option '--type' (see --help)");
+}
+
+TEST_CASE("a chapter tool's flags: --size must be a multiple of its tile, before any GPU is asked for",
+          "[driver][cli]") {
+  auto parse_tool = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "tool");
+    tc::SquareTool tool({"prog", "06", 0, {}}, {"tool", "summary", "kernels", 8192, 256, "the largest tile", true});
+    return tool.parse(int(args.size()), const_cast<char**>(args.data()));
+  };
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse_tool({"--size", "1000"}); }) ==
+        "--size must be a multiple of 256, the largest tile");
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse_tool({"--size", "128"}); }).find("--size") !=
+        std::string::npos);
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse_tool({"--repeats", "5"}); }).find("--repeats") !=
+        std::string::npos);
+  CHECK_FALSE(parse_tool({"--help"}));
 }
 
 TEST_CASE("each kernel's contract holds it to its own instructions' rules, not WMMA's", "[padding]") {

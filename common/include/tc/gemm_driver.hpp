@@ -27,8 +27,10 @@
 #include "tc/cli.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device.hpp"
+#include "tc/dynamic_smem.hpp"
 #include "tc/gemm_args.hpp"
 #include "tc/gemm_check.hpp"
+#include "tc/main.hpp"
 #include "tc/memory.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc/timer.hpp"
@@ -47,22 +49,31 @@ namespace tc {
 
 // ---- the command line -------------------------------------------------------------------------------------------
 
+// Who a chapter is, as its generated chapter_config.hpp states it (cmake/TcChapters.cmake): made by
+// tc::this_chapter() (tc/chapter_driver.cuh) in the chapter's own translation unit, so that the guard probes the
+// chapter's own kernel image.
+struct ChapterIdentity {
+  std::string program;  // the chapter binary's name, "06_ldmatrix_cp_async": --help, the run header, errors
+  std::string number;   // "02".."06": the ladder CSV's chapter column
+  int min_sm = 0;       // tc::chapter::kMinSm, major * 10 + minor
+  // The wrong-architecture guard, run right after parsing: tc::require_kernel_image bound to the chapter's
+  // architectures (tc::kernel_image_guard in tc/arch_guard.cuh); empty: no guard (host tests).
+  std::function<void()> kernel_image_guard;
+};
+
 // What a chapter binary is, for the driver's flags and messages.
 struct DriverConfig {
-  std::string program;   // the binary's name: --help, the run header, error messages
-  std::string chapter;   // "02".."06": the ladder CSV's chapter column
+  ChapterIdentity chapter;
   std::string title;     // the run header's first line
   std::string summary;   // --help's description
-  int min_sm = 0;        // tc::chapter::kMinSm
-  // The wrong-architecture guard, run right after parsing: tc::require_kernel_image bound to the chapter's
-  // architectures (tc::kernel_image_guard in tc/arch_guard.cuh). It must be made in the chapter's own translation
-  // unit, compiled for the chapter's architectures, which is why the chapter passes it in.
-  std::function<void()> kernel_image_guard;
+  std::string svg_help = "write the chapter's figures into this folder";
+  // The precisions --type offers (with "all", its default), by their flag names; empty: no --type flag.
+  std::vector<std::string> types = {};
+  std::string type_help = "input precision(s) to run";
   bool single_size = false;        // --m --n --k (one problem) instead of --sizes (a list)
   std::string default_sizes = "1024,4096";  // --sizes's default, or with single_size the one size S of S x S x S
   int default_repeats = 30;
   bool rest_flag = false;          // offer --rest-ms (default 1500): idle before each timing
-  std::string svg_help = "write the chapter's figures into this folder";
 };
 
 // The common flags as parsed.
@@ -177,6 +188,9 @@ class GemmDriver {
   // prints the run header. Returns false after --help. Errors: tc::UsageError.
   bool parse(int argc, char** argv);
   const RunOptions& options() const { return options_; }
+  // Whether --type selects the precision of this flag name (one of config.types): it names it, or "all". Call after
+  // parse(). Errors: std::invalid_argument for a name config.types does not list (a chapter's typo, not the user's).
+  bool runs_type(const std::string& name) const;
   // Integer types take int32 alpha and beta (cuBLAS's scale type for int32 outputs). Errors: tc::UsageError.
   void require_integer_scales(const std::string& why) const;
 
@@ -300,6 +314,101 @@ class GemmBench {
   Timing timing_;
   ExactCheck<TIn, TOut> exact_;
   RandomOperands<TIn, TOut> random_;
+};
+
+// ---- chapter tools ----------------------------------------------------------------------------------------------
+
+// A chapter tool (NN_*/tools/: a tile sweep, an ablation) that times kernels on one square problem, m = n = k.
+struct ToolConfig {
+  std::string program;       // the tool's name, "06_tile_sweep": --help, the header line, errors
+  std::string summary;       // --help's description
+  std::string gpu_what;      // what needs the GPU, for tc::require_sm's message
+  int default_size = 4096;   // --size's default
+  int size_multiple = 256;   // --size must be a multiple of this ...
+  std::string multiple_why;  // ... because of this ("the largest block tile swept")
+  bool rest_flag = false;    // offer --rest-ms (default 1500): idle before each timing
+};
+
+// The set-up every chapter tool shares, written once: the flags --size, --warmup, --repeats (default 20, at least 20)
+// and [--rest-ms] after the tool's own; then the wrong-architecture guard (exit 5), the size rule (tc::UsageError,
+// exit 2), the GPU (SM >= chapter.min_sm, else exit 77) and the header line "# <program> --size S --repeats R on
+// <device>". Units: elements (--size), milliseconds (--rest-ms). Errors: tc::UsageError; tc::CudaError.
+class SquareTool {
+ public:
+  SquareTool(ChapterIdentity chapter, ToolConfig config);
+  Cli& cli() { return cli_; }  // the tool's own flags; declare them before parse()
+  // Returns false after --help; otherwise everything above has passed and the header line is printed.
+  bool parse(int argc, char** argv);
+  const std::string& program() const { return config_.program; }
+  int size() const { return size_; }
+  Timing timing() const { return timing_; }
+  const DeviceInfo& device() const { return device_; }
+  // The tool's problem: op(A) op(B) with tight leading dimensions, alpha 1, beta 0.
+  GemmProblem problem(Op op_a, Op op_b) const {
+    return GemmProblem::tight(op_a, op_b, size_, size_, size_, 1.0, 0.0);
+  }
+
+ private:
+  ChapterIdentity chapter_;
+  ToolConfig config_;
+  Cli cli_;
+  int size_ = 0;
+  Timing timing_;
+  DeviceInfo device_{};
+};
+
+// The whole frame of a chapter tool's main(): tc::run_main's exit codes (tc/main.hpp) around SquareTool::parse and
+// then body(tool), whose return value is the exit code; --help returns tc::kExitOk.
+template <typename Body>
+int square_tool_main(int argc, char** argv, ChapterIdentity chapter, ToolConfig config, Body&& body) {
+  return run_main([&] {
+    SquareTool tool(std::move(chapter), std::move(config));
+    if (!tool.parse(argc, argv)) return kExitOk;
+    return body(const_cast<const SquareTool&>(tool));
+  });
+}
+
+// A tile sweep (NN_*/tools/tile_sweep.cu): the tool's one problem, op(A) = A row-major (T), op(B) = B column-major
+// (N), its memory checked (exit 6), cuBLAS timed once on it, then each configuration verified and timed by GemmBench
+// and printed as one CSV row to stdout: the tool's tile columns, then registers, spill_bytes, ms, tflops (tops for
+// integer types), cuBLAS's rate, pct_cublas and the verdict. A row is flushed as soon as it is measured, so that a
+// sweep cut short still shows what it measured. Errors: as GemmBench; tc::TooLargeError.
+template <typename TIn, typename TOut>
+class TileSweep {
+ public:
+  // tile_columns: the CSV header's first columns, one per value each measure() call passes in tile_fields.
+  TileSweep(const SquareTool& tool, const std::string& tile_columns)
+      : bench_(cublas_, checked(tool), 2026, tool.timing()), cublas_ms_(bench_.cublas_ms()) {
+    const char* rate = ElementTraits<TIn>::is_integer ? "tops" : "tflops";
+    std::printf("%s,registers,spill_bytes,ms,%s,cublas_%s,pct_cublas,verdict\n", tile_columns.c_str(), rate, rate);
+  }
+  // Measures one configuration: kernel (a driver_kernel), resources (its tc::kernel_resources), tile_fields (its
+  // tile columns' values). Returns whether it passed both checks.
+  bool measure(const DriverKernel<TIn, TOut>& kernel, const KernelResources& resources,
+               const std::vector<int>& tile_fields) {
+    const auto m = bench_.measure(kernel);
+    const GemmProblem& p = bench_.problem();
+    const double flops = gemm_flops(p.m, p.n, p.k);
+    for (int field : tile_fields) std::printf("%d,", field);
+    std::printf("%d,%d,%.4f,%.1f,%.1f,%.1f,%s\n", resources.registers, resources.spill_bytes, m.ms,
+                tflops(flops, m.ms), tflops(flops, cublas_ms_), 100.0 * cublas_ms_ / m.ms,
+                m.verdict.passed() ? "PASS" : "FAIL");
+    std::fflush(stdout);
+    all_passed_ = all_passed_ && m.verdict.passed();
+    return m.verdict.passed();
+  }
+  bool all_passed() const { return all_passed_; }
+
+ private:
+  static GemmProblem checked(const SquareTool& tool) {
+    const GemmProblem p = tool.problem(Op::T, Op::N);
+    require_memory(tool.program() + " " + std::to_string(tool.size()) + "^3", gemm_check_memory<TIn, TOut>(p));
+    return p;
+  }
+  CublasHandle cublas_;
+  GemmBench<TIn, TOut> bench_;
+  double cublas_ms_;
+  bool all_passed_ = true;
 };
 
 template <typename TIn, typename TOut>

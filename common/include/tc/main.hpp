@@ -14,6 +14,10 @@
 // "# <title>", "# command: <program> <arguments as given>", "# device:  <tc::describe of GPU 0, or why there is none>".
 // write_text_file: what the chapters' --svg options write with; a path that cannot be written is bad input (a
 // tc::UsageError, so exit 2), not a crash.
+// Figure, write_figures and figure_tool_main: a chapter's committed figures (docs/figures/) as {file, svg}, written by
+// the chapter's --svg option and by its host-only figure program (NN_*/tools/), whose whole main() is
+// figure_tool_main: --out DIR (default docs/figures), one "wrote <path>" line per file, exit 2 for a bad flag or a
+// file that cannot be written.
 #pragma once
 
 #include "tc/check.hpp"
@@ -25,9 +29,11 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tc {
 
@@ -41,6 +47,36 @@ inline void print_run_header(const std::string& title, const std::string& progra
 inline void write_text_file(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   if (!(out << text)) throw UsageError("cannot write " + path);
+}
+
+struct Figure {
+  std::string file;  // its name under docs/figures/
+  std::string svg;
+};
+
+// Writes each figure as dir/file; returns the paths written. Errors: tc::UsageError.
+inline std::vector<std::string> write_figures(const std::string& dir, const std::vector<Figure>& figures) {
+  std::vector<std::string> paths;
+  for (const Figure& f : figures) {
+    paths.push_back(dir + "/" + f.file);
+    write_text_file(paths.back(), f.svg);
+  }
+  return paths;
+}
+
+template <typename Body>
+int run_main(Body&& body);
+
+inline int figure_tool_main(int argc, char** argv, const std::string& program, const std::string& summary,
+                            const std::function<std::vector<Figure>()>& figures) {
+  return run_main([&] {
+    Cli cli(program, summary);
+    cli.add_string("out", "docs/figures", "folder to write the figures into");
+    if (!cli.parse(argc, argv)) return kExitOk;
+    for (const std::string& path : write_figures(cli.get_string("out"), figures()))
+      std::printf("wrote %s\n", path.c_str());
+    return kExitOk;
+  });
 }
 
 template <typename Body>
