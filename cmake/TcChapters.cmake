@@ -1,8 +1,11 @@
 # Chapters: each is a standalone executable on top of tc::common, built only for the GPU architectures it supports.
 #
-# tc_add_chapter(<dir> MIN_SM <nn>)
+# tc_add_chapter(<dir> MIN_SM <nn> [ARCH_SPECIFIC])
 #   Adds chapter <dir> if CMAKE_CUDA_ARCHITECTURES lists at least one architecture >= sm_<nn>; otherwise prints why the
-#   chapter is skipped and goes on. Inside the chapter's CMakeLists.txt, TC_CHAPTER_ARCHITECTURES holds the kept
+#   chapter is skipped and goes on. ARCH_SPECIFIC (chapters 07 and 08: wgmma, setmaxnreg): the chapter's code exists
+#   only as sm_<nn>a, which runs on SM <nn> alone, so it keeps only the entries equal to <nn> and builds them as
+#   <nn>a ("90" -> "90a", "90-real" -> "90a-real"), and its binary requires SM <nn> exactly
+#   (tc::chapter::kExactSm). Inside the chapter's CMakeLists.txt, TC_CHAPTER_ARCHITECTURES holds the kept
 #   architectures and TC_CHAPTER_MIN_SM the minimum, which the chapter's code reads as tc::chapter::kMinSm from the
 #   generated header chapter_config.hpp.
 # tc_chapter_executable(<target> <sources>...)
@@ -36,13 +39,31 @@ if(NOT TC_EXERCISES STREQUAL "OFF" AND NOT TC_BUILD_TESTS)
 endif()
 
 function(tc_add_chapter dir)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MIN_SM" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "ARCH_SPECIFIC" "MIN_SM" "")
   if(NOT arg_MIN_SM)
     message(FATAL_ERROR "tc_add_chapter(${dir}): MIN_SM is required")
   endif()
   tc_architectures_at_least(TC_CHAPTER_ARCHITECTURES ${arg_MIN_SM})
+  set(exact_sm false)
+  if(arg_ARCH_SPECIFIC)
+    set(exact_sm true)
+    set(specific "")
+    foreach(arch IN LISTS TC_CHAPTER_ARCHITECTURES)
+      # "90" -> "90a", "90-real" -> "90a-real"; a newer SM cannot run sm_90a code, so it is dropped.
+      if(arch MATCHES "^${arg_MIN_SM}(-real|-virtual)?$")
+        list(APPEND specific "${arg_MIN_SM}a${CMAKE_MATCH_1}")
+      elseif(arch MATCHES "^${arg_MIN_SM}a")
+        list(APPEND specific "${arch}")
+      endif()
+    endforeach()
+    set(TC_CHAPTER_ARCHITECTURES "${specific}")
+  endif()
   if(NOT TC_CHAPTER_ARCHITECTURES)
     set(why "needs sm_${arg_MIN_SM} or newer; CMAKE_CUDA_ARCHITECTURES is \"${CMAKE_CUDA_ARCHITECTURES}\"")
+    if(arg_ARCH_SPECIFIC)
+      set(why "needs sm_${arg_MIN_SM} among the architectures (built as sm_${arg_MIN_SM}a)")
+      string(APPEND why "; CMAKE_CUDA_ARCHITECTURES is \"${CMAKE_CUDA_ARCHITECTURES}\"")
+    endif()
     message(STATUS "Chapter ${dir}: SKIPPED (${why})")
     set_property(GLOBAL APPEND PROPERTY TC_CHAPTER_SKIPS "${dir}: ${why}")
     return()
@@ -61,6 +82,8 @@ namespace tc::chapter {
 inline constexpr const char* kProgram = "@dir@";           // the chapter binary's name
 inline constexpr const char* kNumber = "@chapter_number@";  // its place in the tutorial
 inline constexpr int kMinSm = @arg_MIN_SM@;  // major * 10 + minor
+// true: the chapter's sm_@arg_MIN_SM@a code runs on SM @arg_MIN_SM@ alone, so the binary requires exactly that SM.
+inline constexpr bool kExactSm = @exact_sm@;
 // The CMAKE_CUDA_ARCHITECTURES entries this chapter was built for: what tc::require_kernel_image names when the GPU
 // needs code the binary does not hold (tc/arch_guard.cuh).
 inline constexpr const char* kArchitectures = "@TC_CHAPTER_ARCHITECTURES@";

@@ -82,4 +82,15 @@ DeviceInfo require_sm(int min_sm, const std::string& what) {
   return device;
 }
 
+void require_exact_sm(int sm, const std::string& what) {
+  const DeviceInfo device = query_device();
+  if (!device.present || device.sm == sm) return;
+  std::printf("skipped: %s needs an H100 or H200 (SM %s): its sm_%da code runs on no other GPU, and rebuilding cannot "
+              "help; this GPU is %s (SM %s)\n",
+              what.c_str(), compute_capability(sm).c_str(), sm, device.name.c_str(),
+              compute_capability(device.sm).c_str());
+  std::fflush(stdout);
+  std::exit(kExitNoGpu);
+}
+
 }  // namespace tc

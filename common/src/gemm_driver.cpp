@@ -138,6 +138,7 @@ bool GemmDriver::parse(int argc, char** argv) {
       .add_string("svg", "", config_.svg_help)
       .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
   if (!cli_.parse(argc, argv)) return false;
+  if (config_.chapter.exact_sm) require_exact_sm(config_.chapter.min_sm, config_.chapter.program);
   if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
   RunOptions& o = options_;
   if (config_.single_size) {
@@ -231,6 +232,7 @@ bool SquareTool::parse(int argc, char** argv) {
       .add_int("repeats", 20, "timed launches; the median is reported", 20);
   if (config_.rest_flag) cli_.add_int("rest-ms", 1500, "idle milliseconds before each timing", 0);
   if (!cli_.parse(argc, argv)) return false;
+  if (chapter_.exact_sm) require_exact_sm(chapter_.min_sm, config_.program);
   if (chapter_.kernel_image_guard) chapter_.kernel_image_guard();  // no code for this GPU: exit 5
   size_ = int(cli_.get_int("size"));
   if (size_ % config_.size_multiple != 0) {

@@ -16,7 +16,8 @@
 namespace tc {
 
 inline ChapterIdentity this_chapter() {
-  return {chapter::kProgram, chapter::kNumber, chapter::kMinSm, kernel_image_guard(chapter::kArchitectures)};
+  return {chapter::kProgram, chapter::kNumber, chapter::kMinSm, kernel_image_guard(chapter::kArchitectures),
+          chapter::kExactSm};
 }
 
 }  // namespace tc

@@ -50,4 +50,10 @@ std::string no_kernel_image_message(const DeviceInfo& device, const std::string&
 // "skipped: <what> needs a GPU of SM >= X.Y; <reason>" to stdout and exits with kExitNoGpu.
 DeviceInfo require_sm(int min_sm, const std::string& what);
 
+// For sm_90a code (wgmma, setmaxnreg), which runs on SM 9.0 alone: where a GPU is present and its SM is not `sm`
+// exactly, prints "skipped: <what> needs an H100 or H200 (SM 9.0): its sm_90a code runs on no other GPU, and
+// rebuilding cannot help; this GPU is <name> (SM x.y)" and exits tc::kExitNoGpu (77). Without a GPU it returns, and
+// require_sm reports that later. Errors: none besides the exit.
+void require_exact_sm(int sm, const std::string& what);
+
 }  // namespace tc

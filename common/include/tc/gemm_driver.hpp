@@ -59,6 +59,9 @@ struct ChapterIdentity {
   // The wrong-architecture guard, run right after parsing: tc::require_kernel_image bound to the chapter's
   // architectures (tc::kernel_image_guard in tc/arch_guard.cuh); empty: no guard (host tests).
   std::function<void()> kernel_image_guard;
+  // true for sm_90a chapters (07, 08): the GPU must be SM min_sm exactly (tc::require_exact_sm), checked right after
+  // parsing and before the guard, whose advice to rebuild cannot help there.
+  bool exact_sm = false;
 };
 
 // What a chapter binary is, for the driver's flags and messages.

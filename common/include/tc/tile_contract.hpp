@@ -42,6 +42,8 @@ inline constexpr OperandRule kWmmaOperandRule{32, 16, "load/store_matrix_sync"};
 // 16-byte copies from global memory (cp.async.cg with 16 bytes, or a uint4 load): every line must start 16-byte
 // aligned, so the pointer and ld * sizeof(element) must both be multiples of 16.
 inline constexpr OperandRule kVector16OperandRule{16, 16, "a 16-byte global copy"};
+// TMA tensor maps (tc/tma.hpp): a 16-byte aligned base and row strides in multiples of 16 bytes.
+inline constexpr OperandRule kTmaOperandRule{16, 16, "a TMA tensor map"};
 // Scalar fp32 stores (and loads, for beta != 0): any float* and any ld keep it.
 inline constexpr OperandRule kScalarF32OperandRule{4, 4, "an fp32 store"};
 

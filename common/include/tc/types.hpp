@@ -97,6 +97,10 @@ struct GemmPrecision {
 struct F16F32 : GemmPrecision<__half, float> {
   static constexpr const char* name = "f16->f32";
 };
+// bf16 in, fp32 accumulate: wgmma's .f32.bf16.bf16 (chapter 07), the same kernels as f16 with the other input type.
+struct BF16F32 : GemmPrecision<__nv_bfloat16, float> {
+  static constexpr const char* name = "bf16->f32";
+};
 
 // The value an fp32 input has once the tensor core reads it as tf32: the significand rounded to 10 explicit bits,
 // to nearest with ties away from zero, as cvt.rna.tf32.f32 (and __float_to_tf32) does. Inf and NaN pass unchanged.

@@ -47,6 +47,23 @@ inline DeviceInfo require_gpu(int min_sm) {
   return device;
 }
 
+// As require_gpu, for sm_90a code: the GPU must be SM `sm` exactly (tc::require_exact_sm says why).
+inline DeviceInfo require_exact_gpu(int sm) {
+  DeviceInfo device = require_gpu(sm);
+  if (device.sm != sm) {
+    const std::string message = "skipped: sm_" + std::to_string(sm) + "a code runs on SM " + compute_capability(sm) +
+                                " alone; this GPU is SM " + compute_capability(device.sm);
+#if TC_CATCH2_MAJOR >= 3
+    SKIP(message);
+#else
+    std::printf("%s\n", message.c_str());
+    std::fflush(stdout);
+    std::exit(kExitNoGpu);
+#endif
+  }
+  return device;
+}
+
 template <typename E, typename F>
 std::string thrown_message(F&& f) {
   try {

@@ -1,0 +1,52 @@
+// The mbarrier ring of a multi-stage TMA pipeline: which stage and which phase parity the k-th K tile uses, and a
+// host model of the mbarrier's phase rule to test a protocol against.
+//
+// A ring of S stages has one "full" mbarrier per stage (the TMA's transaction count completes its phase: the tile has
+// landed) and, where consumers release stages explicitly, one "empty" mbarrier per stage (every consumer arrived: the
+// stage may be overwritten). K tile k lives in stage k % S, and it is the (k / S)-th use of that stage, so the phase
+// it waits for has parity (k / S) % 2. An mbarrier starts in phase 0; try_wait.parity(p) succeeds once the phase of
+// parity p has completed, that is while the barrier's current phase has the other parity. A producer that waits on
+// "empty" with parity ((k / S) % 2) ^ 1 therefore passes at once in the first round (the phase "before" phase 0 counts
+// as complete) and afterwards only when the consumers released the stage's previous use.
+// Units: K tiles, stages, phases. Preconditions: k >= 0, stages >= 1.
+// Source: PTX ISA, "Parallel Synchronization and Communication Instructions: mbarrier" (phase completion,
+// mbarrier.try_wait.parity) and "Tensor copy ... mbarrier::complete_tx".
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace tc {
+
+struct RingSlot {
+  int stage;   // 0..stages-1
+  int parity;  // the parity of the phase that K tile k completes on its stage's "full" barrier
+};
+
+__host__ __device__ constexpr RingSlot ring_slot(int k, int stages) { return {k % stages, (k / stages) % 2}; }
+
+// The parity a producer waits for on the "empty" barrier before it writes K tile k (see above): the first round
+// passes at once.
+__host__ __device__ constexpr int ring_empty_wait_parity(int k, int stages) { return ring_slot(k, stages).parity ^ 1; }
+
+// A host model of one mbarrier: `expected` arrivals complete a phase (the transaction count is folded into one
+// arrival here: the TMA's completion is the producer's arrival).
+class MbarrierModel {
+ public:
+  explicit MbarrierModel(int expected = 1) : expected_(expected) {}
+  void arrive() {
+    if (++arrived_ == expected_) {
+      arrived_ = 0;
+      ++phase_;
+    }
+  }
+  // mbarrier.try_wait.parity: true once the phase of this parity has completed.
+  bool try_wait_parity(int parity) const { return (phase_ % 2) != parity; }
+  int completed_phases() const { return phase_; }
+
+ private:
+  int expected_;
+  int arrived_ = 0;
+  int phase_ = 0;  // phases completed so far; the current phase is phase_
+};
+
+}  // namespace tc

@@ -1,0 +1,108 @@
+// Hopper's shared-memory layouts for wgmma and TMA: the swizzle modes as address functions, the wgmma matrix
+// descriptor, and the m64nNk16 accumulator (D) fragment. Host and device code; no GPU needed to evaluate them.
+//
+// Swizzle (PTX ISA, "Tensor copy swizzling modes"; "Shared Memory Matrix Layout" of wgmma): within a repeating atom,
+// the 16-byte chunk index (address bits 4..) is XORed with the 128-byte row index (address bits 7..):
+//   mode   bits XORed             atom (repeat)   span (bytes a row may hold)
+//   none   -                      -               -
+//   32B    bit 4    ^= bit 7      256 bytes       32
+//   64B    bits 4-5 ^= bits 7-8   512 bytes       64
+//   128B   bits 4-6 ^= bits 7-9   1024 bytes      128
+// TMA writes a box in this pattern and wgmma reads its operands through it; both compute it from the absolute shared
+// address, so a tile whose base is not aligned to the atom sees a shifted pattern (the descriptor's base offset).
+//
+// The descriptor (PTX ISA, "Matrix Descriptor Format", wgmma): a 64-bit word
+//   bits  0-13  start address >> 4          bits 32-45  stride byte offset >> 4
+//   bits 16-29  leading byte offset >> 4    bits 49-51  base offset
+//   bits 62-63  swizzle mode: 0 none, 1 128B, 2 64B, 3 32B
+// For a K-major operand in a swizzled layout, the stride byte offset is the distance between 8-row groups (1024 bytes
+// for 128B with 128-byte rows) and the leading byte offset is unused (the ISA lets it be anything; we write 1).
+//
+// The accumulator (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", wgmma .m64nNk16 D): warp w of the
+// warpgroup (0..3) owns rows 16w..16w+15; within them a lane holds what it would hold of an m16n8 C tile
+// (tc/layouts/mma_m16n8k16.hpp), once per 8 columns: register i (0 <= i < N/2) of lane l is
+//   row = 16w + l/4 + 8 * ((i/2) % 2)      col = 8 * (i/4) + 2 * (l%4) + i % 2.
+// Units: bytes for addresses and offsets; rows and columns of the tile. Preconditions: as each function states.
+#pragma once
+
+#include "tc/layouts/lane_ids.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace tc {
+
+// The swizzle modes, valued as TMA's CU_TENSOR_MAP_SWIZZLE_* enumerators count them (0 none, 1 32B, 2 64B, 3 128B).
+enum class Swizzle : int { None = 0, B32 = 1, B64 = 2, B128 = 3 };
+
+// Bytes a swizzled row spans (32, 64, 128; 0 for none): TMA's limit on the box's inner dimension in bytes.
+__host__ __device__ constexpr int swizzle_span_bytes(Swizzle s) { return s == Swizzle::None ? 0 : 16 << int(s); }
+// Bytes after which the pattern repeats (256, 512, 1024; 16 for none, one chunk): a tile base aligned to it reads
+// the pattern from its start.
+__host__ __device__ constexpr int swizzle_repeat_bytes(Swizzle s) { return s == Swizzle::None ? 16 : 128 << int(s); }
+
+// The shared-memory byte address that logical byte address `address` lands at under mode s: the 16-byte chunk bits
+// XORed with the row bits above them. A bijection on every aligned atom; applying it twice gives `address` back.
+__host__ __device__ constexpr std::uint32_t swizzle_address(Swizzle s, std::uint32_t address) {
+  const std::uint32_t bits = std::uint32_t(int(s));  // how many chunk bits are XORed: 0..3
+  const std::uint32_t mask = ((1u << bits) - 1u) << 4;
+  return address ^ ((address >> 3) & mask);
+}
+
+// The descriptor's base offset for an operand whose swizzle pattern starts at byte address `pattern_start` (ISA:
+// (address >> 7) & 7 when it is not aligned to the repeat; 0 when it is).
+__host__ __device__ constexpr int wgmma_base_offset(Swizzle s, std::uint32_t pattern_start) {
+  return pattern_start % std::uint32_t(swizzle_repeat_bytes(s)) == 0 ? 0 : int((pattern_start >> 7) & 7u);
+}
+
+// The swizzle field of the descriptor, which counts the modes in the other order (1 is 128B).
+__host__ __device__ constexpr std::uint64_t wgmma_swizzle_bits(Swizzle s) {
+  return s == Swizzle::None ? 0 : std::uint64_t(4 - int(s));
+}
+
+// The descriptor's fields, in bytes (start address, leading and stride byte offsets) as the ISA defines them.
+struct WgmmaDescriptorFields {
+  std::uint32_t start_address = 0;       // shared-memory byte address of the operand, a multiple of 16, < 2^18
+  std::uint32_t leading_byte_offset = 0;  // a multiple of 16, < 2^18
+  std::uint32_t stride_byte_offset = 0;   // a multiple of 16, < 2^18
+  int base_offset = 0;                    // 0..7
+  Swizzle swizzle = Swizzle::None;
+};
+
+// The 64-bit descriptor of `f`. Precondition: f is valid (wgmma_descriptor_problem finds nothing); out-of-range
+// fields are truncated to their bit width.
+__host__ __device__ constexpr std::uint64_t encode_wgmma_descriptor(const WgmmaDescriptorFields& f) {
+  constexpr std::uint64_t k14 = (1u << 14) - 1u;
+  return (std::uint64_t(f.start_address >> 4) & k14) | ((std::uint64_t(f.leading_byte_offset >> 4) & k14) << 16) |
+         ((std::uint64_t(f.stride_byte_offset >> 4) & k14) << 32) | (std::uint64_t(f.base_offset & 7) << 49) |
+         (wgmma_swizzle_bits(f.swizzle) << 62);
+}
+
+// The fields of descriptor `d` (the inverse of encode_wgmma_descriptor on valid fields).
+__host__ __device__ constexpr WgmmaDescriptorFields decode_wgmma_descriptor(std::uint64_t d) {
+  constexpr std::uint64_t k14 = (1u << 14) - 1u;
+  const int bits = int(d >> 62);
+  WgmmaDescriptorFields f;
+  f.start_address = std::uint32_t(d & k14) << 4;
+  f.leading_byte_offset = std::uint32_t((d >> 16) & k14) << 4;
+  f.stride_byte_offset = std::uint32_t((d >> 32) & k14) << 4;
+  f.base_offset = int((d >> 49) & 7u);
+  f.swizzle = bits == 0 ? Swizzle::None : Swizzle(4 - bits);
+  return f;
+}
+
+// The descriptor of a K-major tile of `rows` rows of `row_bytes` bytes each, stored as TMA (or chapter 07's step 1)
+// writes it under mode s: rows of swizzle_span_bytes(s), 8-row groups `8 * row_bytes` apart. This is the only form
+// chapters 07 and 08 use, and the tile base must be aligned to the swizzle repeat (base offset 0).
+__host__ __device__ constexpr WgmmaDescriptorFields k_major_tile_descriptor(Swizzle s, std::uint32_t tile_address,
+                                                                            int row_bytes) {
+  return {tile_address, 16, std::uint32_t(8 * row_bytes), wgmma_base_offset(s, tile_address), s};
+}
+
+// The m64nNk16 accumulator: warp `warp` (0..3) of the warpgroup, lane `lane`, f32 register i (0 <= i < N/2).
+__host__ __device__ constexpr Coord wgmma_m64nNk16_d_coord(int warp, int lane, int i) {
+  return {16 * warp + lane / 4 + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * (lane % 4) + i % 2};
+}
+
+}  // namespace tc

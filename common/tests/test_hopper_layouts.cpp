@@ -1,0 +1,216 @@
+// Host tests of Hopper's building blocks: the swizzle modes (tc/layouts/wgmma.hpp) as bijections with a bank model,
+// the wgmma matrix descriptor against the ISA's "Matrix Descriptor Format" field by field, the base offset, the
+// m64nNk16 accumulator map's coverage, the mbarrier ring (tc/layouts/mbarrier_ring.hpp) under a model of its phase
+// rule, and the TMA map's argument rules (tc/tma.hpp).
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/layouts/wgmma.hpp"
+#include "tc/tma.hpp"
+#include "tc_test/catch.hpp"
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+constexpr tc::Swizzle kModes[] = {tc::Swizzle::B32, tc::Swizzle::B64, tc::Swizzle::B128};
+}
+
+TEST_CASE("each swizzle mode is a bijection within its atom, its own inverse, and repeats every atom", "[hopper]") {
+  for (tc::Swizzle s : kModes) {
+    const std::uint32_t atom = std::uint32_t(tc::swizzle_repeat_bytes(s));
+    std::set<std::uint32_t> images;
+    for (std::uint32_t a = 0; a < atom; a += 16) {
+      const std::uint32_t b = tc::swizzle_address(s, a);
+      CHECK(b < atom);                               // stays in its atom
+      CHECK(tc::swizzle_address(s, b) == a);         // XOR twice is the identity
+      CHECK(tc::swizzle_address(s, a + 5) == b + 5);  // bytes inside a 16-byte chunk keep their place
+      CHECK(tc::swizzle_address(s, a + 3 * atom) == b + 3 * atom);
+      images.insert(b);
+    }
+    CHECK(images.size() == atom / 16);
+  }
+  CHECK(tc::swizzle_repeat_bytes(tc::Swizzle::B128) == 1024);
+  CHECK(tc::swizzle_repeat_bytes(tc::Swizzle::B64) == 512);
+  CHECK(tc::swizzle_repeat_bytes(tc::Swizzle::B32) == 256);
+  // Worked example, 128B: row 1 (bits 7..9 = 1), chunk 1 (bits 4..6 = 1) lands in chunk 0 of row 1.
+  CHECK(tc::swizzle_address(tc::Swizzle::B128, 1 * 128 + 1 * 16) == 1 * 128 + 0 * 16);
+  CHECK(tc::swizzle_address(tc::Swizzle::B128, 7 * 128 + 2 * 16) == 7 * 128 + 5 * 16);
+  CHECK(tc::swizzle_address(tc::Swizzle::None, 7 * 128 + 2 * 16) == 7 * 128 + 2 * 16);
+}
+
+TEST_CASE("bank model: one 16-byte chunk column across the 8 rows of an atom covers all 32 banks", "[hopper]") {
+  for (tc::Swizzle s : kModes) {
+    const int row_bytes = tc::swizzle_span_bytes(s);
+    for (int chunk = 0; chunk < row_bytes / 16; ++chunk) {
+      std::set<int> banks;
+      for (int row = 0; row < 8; ++row) {
+        const std::uint32_t a = tc::swizzle_address(s, std::uint32_t(row * row_bytes + chunk * 16));
+        for (int word = 0; word < 4; ++word) banks.insert(int((a / 4 + word) % 32));
+      }
+      INFO("mode " << tc::swizzle_span_bytes(s) << "B, chunk column " << chunk);
+      CHECK(banks.size() == 32);  // conflict-free: 8 threads reading this column touch every bank once
+    }
+  }
+  // Without the swizzle, 128-byte rows put a chunk column in the same 4 banks 8 times over.
+  std::set<int> plain;
+  for (int row = 0; row < 8; ++row) plain.insert(int((row * 128 / 4) % 32));
+  CHECK(plain.size() == 1);
+}
+
+TEST_CASE("the wgmma descriptor puts each field where the ISA's Matrix Descriptor Format says", "[hopper]") {
+  auto only = [](tc::WgmmaDescriptorFields f) { return tc::encode_wgmma_descriptor(f); };
+  CHECK(only({1024, 0, 0, 0, tc::Swizzle::None}) == 1024u >> 4);                             // bits 0-13
+  CHECK(only({0, 16, 0, 0, tc::Swizzle::None}) == std::uint64_t(1) << 16);                   // bits 16-29
+  CHECK(only({0, 0, 1024, 0, tc::Swizzle::None}) == std::uint64_t(64) << 32);                // bits 32-45
+  CHECK(only({0, 0, 0, 5, tc::Swizzle::None}) == std::uint64_t(5) << 49);                    // bits 49-51
+  CHECK(only({0, 0, 0, 0, tc::Swizzle::B128}) == std::uint64_t(1) << 62);                    // 1: 128B
+  CHECK(only({0, 0, 0, 0, tc::Swizzle::B64}) == std::uint64_t(2) << 62);                     // 2: 64B
+  CHECK(only({0, 0, 0, 0, tc::Swizzle::B32}) == std::uint64_t(3) << 62);                     // 3: 32B
+  CHECK(only({(1u << 18) - 16, 0, 0, 0, tc::Swizzle::None}) == (1u << 14) - 1);              // the widest address
+  // Worked example: chapter 07's A slice at shared address 0x2400, 128-byte rows in the 128B swizzle.
+  const tc::WgmmaDescriptorFields a = tc::k_major_tile_descriptor(tc::Swizzle::B128, 0x2400, 128);
+  CHECK(tc::encode_wgmma_descriptor(a) ==
+        (std::uint64_t(1) << 62 | std::uint64_t(64) << 32 | std::uint64_t(1) << 16 | (0x2400 >> 4)));
+  std::mt19937 rng(7);
+  for (int i = 0; i < 1000; ++i) {
+    const tc::WgmmaDescriptorFields f{std::uint32_t(rng() % (1u << 14)) << 4, std::uint32_t(rng() % (1u << 14)) << 4,
+                                      std::uint32_t(rng() % (1u << 14)) << 4, int(rng() % 8),
+                                      tc::Swizzle(int(rng() % 4))};
+    const tc::WgmmaDescriptorFields g = tc::decode_wgmma_descriptor(tc::encode_wgmma_descriptor(f));
+    CHECK(g.start_address == f.start_address);
+    CHECK(g.leading_byte_offset == f.leading_byte_offset);
+    CHECK(g.stride_byte_offset == f.stride_byte_offset);
+    CHECK(g.base_offset == f.base_offset);
+    CHECK(g.swizzle == f.swizzle);
+  }
+}
+
+TEST_CASE("the base offset is 0 on an aligned pattern and (address >> 7) & 7 off it", "[hopper]") {
+  CHECK(tc::wgmma_base_offset(tc::Swizzle::B128, 0x2400) == 0);  // a multiple of 1024
+  CHECK(tc::wgmma_base_offset(tc::Swizzle::B128, 0x2400 + 3 * 128) == 3);
+  CHECK(tc::wgmma_base_offset(tc::Swizzle::B64, 0x2200) == 0);  // a multiple of 512
+  CHECK(tc::wgmma_base_offset(tc::Swizzle::B64, 0x2280) == 5);  // 0x2280 >> 7 = 0x45
+  CHECK(tc::k_major_tile_descriptor(tc::Swizzle::B128, 0x2400 + 128, 128).base_offset == 1);
+}
+
+TEST_CASE("the m64nNk16 accumulator map covers its 64 x N tile once, 4 warps of 16 rows", "[hopper]") {
+  for (int n : {64, 128, 256}) {
+    std::vector<int> hits(std::size_t(64) * n, 0);
+    for (int warp = 0; warp < 4; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < n / 2; ++i) {
+          const tc::Coord c = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
+          REQUIRE(c.row >= 16 * warp);
+          REQUIRE(c.row < 16 * warp + 16);
+          REQUIRE(c.col >= 0);
+          REQUIRE(c.col < n);
+          ++hits[std::size_t(c.row) * n + c.col];
+        }
+    for (int h : hits) CHECK(h == 1);
+  }
+  // Lane 5 (row 1, column pair 1) of warp 2: registers 0, 1 at row 33, columns 2, 3; register 2 eight rows down.
+  CHECK(tc::wgmma_m64nNk16_d_coord(2, 5, 0) == tc::Coord{33, 2});
+  CHECK(tc::wgmma_m64nNk16_d_coord(2, 5, 1) == tc::Coord{33, 3});
+  CHECK(tc::wgmma_m64nNk16_d_coord(2, 5, 2) == tc::Coord{41, 2});
+  CHECK(tc::wgmma_m64nNk16_d_coord(2, 5, 4) == tc::Coord{33, 10});
+}
+
+// One producer and `consumers` consumers run chapter 07 step 3's protocol on a model ring, in a random order: the
+// producer writes slice s into its stage after waiting on "empty" (first round: at once); each consumer waits on
+// "full", reads, and releases. Returns false if a consumer read a stage holding another slice, or if the run stalled
+// with work left (a wait on a phase that cannot come).
+bool run_ring(int stages, int consumers, int slices, unsigned seed) {
+  std::vector<tc::MbarrierModel> full(stages, tc::MbarrierModel(1)), empty(stages, tc::MbarrierModel(consumers));
+  std::vector<int> holds(stages, -1);  // which slice each stage holds
+  std::vector<int> readers(stages, 0);  // consumers still to read it
+  int produced = 0;
+  std::vector<int> consumed(consumers, 0);
+  std::mt19937 rng(seed);
+  for (int step = 0; step < 100000; ++step) {
+    bool done = produced == slices;
+    for (int c : consumed) done = done && c == slices;
+    if (done) return true;
+    std::vector<int> ready;  // actor 0 is the producer, 1.. the consumers
+    if (produced < slices && empty[tc::ring_slot(produced, stages).stage].try_wait_parity(
+                                 tc::ring_empty_wait_parity(produced, stages)))
+      ready.push_back(0);
+    for (int c = 0; c < consumers; ++c) {
+      const int s = consumed[c];
+      if (s < slices && full[tc::ring_slot(s, stages).stage].try_wait_parity(tc::ring_slot(s, stages).parity))
+        ready.push_back(1 + c);
+    }
+    if (ready.empty()) return false;  // everyone waits: a phase that cannot come
+    const int actor = ready[rng() % ready.size()];
+    if (actor == 0) {
+      const int stage = tc::ring_slot(produced, stages).stage;
+      if (readers[stage] != 0) return false;  // overwriting a stage a consumer has not released
+      holds[stage] = produced++;
+      readers[stage] = consumers;
+      full[stage].arrive();  // the TMA's bytes complete the phase
+    } else {
+      const int c = actor - 1, s = consumed[c]++;
+      const int stage = tc::ring_slot(s, stages).stage;
+      if (holds[stage] != s) return false;  // reading a slice that is not (or no longer) there
+      --readers[stage];
+      empty[stage].arrive();
+    }
+  }
+  return false;
+}
+
+TEST_CASE("the mbarrier ring: no stage overwritten before release, no wait on a phase that cannot come",
+          "[hopper][ring]") {
+  CHECK(tc::ring_slot(0, 4).stage == 0);
+  CHECK(tc::ring_slot(5, 4).stage == 1);
+  CHECK(tc::ring_slot(5, 4).parity == 1);
+  CHECK(tc::ring_slot(9, 4).parity == 0);
+  CHECK(tc::ring_empty_wait_parity(2, 4) == 1);  // the first round passes on a fresh barrier
+  CHECK(tc::MbarrierModel(2).try_wait_parity(1));
+  CHECK_FALSE(tc::MbarrierModel(2).try_wait_parity(0));
+  for (int stages : {1, 2, 3, 4, 6})
+    for (int consumers : {1, 2})
+      for (unsigned seed = 0; seed < 50; ++seed) {
+        INFO("stages " << stages << ", consumers " << consumers << ", seed " << seed);
+        CHECK(run_ring(stages, consumers, 3 * stages + 2, seed));
+      }
+}
+
+TEST_CASE("the empty-barrier parity is the previous phase's: the current one would stall the first round",
+          "[hopper][ring]") {
+  // A producer that waited on a fresh "empty" barrier for the slice's own parity would wait for a release that no
+  // consumer can make yet: the kernel would hang before its first load.
+  tc::MbarrierModel empty(1);
+  CHECK_FALSE(empty.try_wait_parity(tc::ring_slot(0, 4).parity));
+  CHECK(empty.try_wait_parity(tc::ring_empty_wait_parity(0, 4)));
+}
+
+TEST_CASE("the TMA map's rules, each with its one-line error", "[hopper][tma]") {
+  alignas(16) static unsigned char buffer[64];
+  const tc::Tma2d good{buffer, 2, 8192, 8192, 8192 * 2, 64, 128, tc::Swizzle::B128};
+  CHECK_FALSE(tc::tma_2d_problem(good));
+  auto problem = [&](auto edit) {
+    tc::Tma2d t = good;
+    edit(t);
+    const auto p = tc::tma_2d_problem(t);
+    REQUIRE(p);
+    CHECK(p->find('\n') == std::string::npos);
+    return *p;
+  };
+  CHECK(problem([](tc::Tma2d& t) { t.box_rows = 257; }) == "TMA box rows is 257 elements; it must be 1..256");
+  CHECK(problem([](tc::Tma2d& t) { t.box_inner = 0; }) == "TMA box inner dimension is 0 elements; it must be 1..256");
+  CHECK(problem([](tc::Tma2d& t) { t.box_inner = 12; }) ==
+        "TMA box inner dimension is 24 bytes; it must be a multiple of 16");
+  CHECK(problem([](tc::Tma2d& t) { t.box_inner = 128; }) ==
+        "TMA box inner dimension is 256 bytes; the 128-byte swizzle holds at most 128");
+  CHECK(problem([](tc::Tma2d& t) { t.row_stride_bytes = 8190 * 2; }).find("multiple of 16") != std::string::npos);
+  CHECK(problem([](tc::Tma2d& t) { t.base = buffer + 8; }) == "TMA base address must be 16-byte aligned");
+  CHECK(problem([](tc::Tma2d& t) { t.rows = 0; }) == "TMA dimension 0 is outside 1..2^32");
+  CHECK(problem([](tc::Tma2d& t) { t.row_stride_bytes = 1024; }) ==
+        "TMA row stride 1024 bytes is shorter than a row");
+  tc::Tma2d unswizzled = good;
+  unswizzled.swizzle = tc::Swizzle::None;
+  unswizzled.box_inner = 256;
+  CHECK_FALSE(tc::tma_2d_problem(unswizzled));  // no swizzle: only the 256-element box limit applies
+}
