@@ -32,17 +32,23 @@ using Catch::Approx;  // Catch2 2.x spells it Approx at global scope
 
 namespace tc::test {
 
+// Reports the test as skipped: Catch2 3's SKIP, or, under Catch2 2 (which has none), the message and exit code 77,
+// which ctest's SKIP_RETURN_CODE counts as skipped.
+inline void skip_test(const std::string& message) {
+#if TC_CATCH2_MAJOR >= 3
+  SKIP(message);
+#else
+  std::printf("%s\n", message.c_str());
+  std::fflush(stdout);
+  std::exit(kExitNoGpu);
+#endif
+}
+
 inline DeviceInfo require_gpu(int min_sm) {
   DeviceInfo device = query_device();
   if (auto why = unsuitable_reason(device, min_sm)) {
     const std::string message = "skipped: needs a GPU of SM >= " + compute_capability(min_sm) + "; " + *why;
-#if TC_CATCH2_MAJOR >= 3
-    SKIP(message);
-#else
-    std::printf("%s\n", message.c_str());
-    std::fflush(stdout);
-    std::exit(kExitNoGpu);
-#endif
+    skip_test(message);
   }
   return device;
 }
@@ -53,13 +59,7 @@ inline DeviceInfo require_exact_gpu(int sm) {
   if (device.sm != sm) {
     const std::string message = "skipped: sm_" + std::to_string(sm) + "a code runs on SM " + compute_capability(sm) +
                                 " alone; this GPU is SM " + compute_capability(device.sm);
-#if TC_CATCH2_MAJOR >= 3
-    SKIP(message);
-#else
-    std::printf("%s\n", message.c_str());
-    std::fflush(stdout);
-    std::exit(kExitNoGpu);
-#endif
+    skip_test(message);
   }
   return device;
 }
