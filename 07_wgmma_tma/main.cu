@@ -14,24 +14,14 @@
 
 #include <cstdio>
 
-namespace {
-
-// Calls f(WgmmaGemm<...>{}) for each step at precision P, in teaching order.
-template <typename P, typename F>
-void for_each_step(F&& f) {
-  f(WgmmaGemm<Step1WgmmaCopy, Step1Tile, P>{});
-  f(WgmmaGemm<Step2Tma, Step2Tile, P>{});
-  f(WgmmaGemm<Step3Ring, Step3Tile, P>{});
-}
-
+// The chapter's three steps at precision P, in teaching order, as one driver group (A row-major, B column-major).
 template <typename P>
-tc::DriverGroup<typename P::Input, float> steps() {
-  tc::DriverGroup<typename P::Input, float> g{P::name, tc::Op::T, tc::Op::N, {}};
-  for_each_step<P>([&](auto gemm) { g.kernels.push_back(tc::driver_kernel<decltype(gemm)>()); });
-  return g;
+using Steps = tc::DriverGroup<typename P::Input, float>;
+template <typename P>
+Steps<P> steps() {
+  return tc::driver_group<WgmmaGemm<Step1WgmmaCopy, Step1Tile, P>, WgmmaGemm<Step2Tma, Step2Tile, P>,
+                          WgmmaGemm<Step3Ring, Step3Tile, P>>(P::name);
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
