@@ -68,12 +68,8 @@ struct Step1WgmmaCopy {
   template <typename Tile, typename Input>
   static void launch_kernel(int m, int n, int k, float alpha, const Input* A, int lda, const Input* B, int ldb,
                             float beta, float* C, int ldc, cudaStream_t stream) {
-    const auto kernel = wgmma_copy_gemm_kernel<Tile, Input>;
-    static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, name), true);
-    (void)opted_in;  // above 48 KB a kernel must opt in to more dynamic shared memory, once
-    const dim3 grid(n / Tile::BlockN, m / Tile::BlockM);
-    kernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-    tc::check_launch();
+    launch_on_block_tiles<Tile, wgmma_copy_gemm_kernel<Tile, Input>>(name, m, n, stream, m, n, k, alpha, A, lda, B,
+                                                                     ldb, beta, C, ldc);
   }
 };
 using Step1Tile = WgmmaTile<64, 128, 1>;

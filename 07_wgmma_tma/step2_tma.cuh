@@ -15,6 +15,9 @@
 
 #include <cuda.h>
 
+#include <type_traits>
+#include <utility>
+
 // The tensor map of a K-major operand (rows of K contiguous elements, `ld` apart) read in boxes of `box_rows` x 64.
 template <typename Input>
 CUtensorMap k_major_map(const Input* base, int rows, int k, int ld, int box_rows) {
@@ -23,6 +26,15 @@ CUtensorMap k_major_map(const Input* base, int rows, int k, int ld, int box_rows
   return tc::make_tma_2d({base, int(sizeof(Input)), std::uint64_t(k), std::uint64_t(rows),
                           std::uint64_t(ld) * sizeof(Input), 64, box_rows, tc::Swizzle::B128},
                          type);
+}
+
+// A's and B's maps for Tile: boxes of BlockM and BlockN rows. k = 0 loads no slice (the kernel only scales C by
+// beta), and a tensor map cannot have an empty dimension, so then both are left empty.
+template <typename Tile, typename Input>
+std::pair<CUtensorMap, CUtensorMap> operand_maps(int m, int n, int k, const Input* A, int lda, const Input* B,
+                                                 int ldb) {
+  if (k == 0) return {};
+  return {k_major_map(A, m, k, lda, Tile::BlockM), k_major_map(B, n, k, ldb, Tile::BlockN)};
 }
 
 // [doc:step2_kernel]
@@ -67,15 +79,9 @@ struct Step2Tma {
   template <typename Tile, typename Input>
   static void launch_kernel(int m, int n, int k, float alpha, const Input* A, int lda, const Input* B, int ldb,
                             float beta, float* C, int ldc, cudaStream_t stream) {
-    // k = 0 loads no slice (the kernel only scales C by beta), and a tensor map cannot have an empty dimension.
-    const CUtensorMap map_a = k > 0 ? k_major_map(A, m, k, lda, Tile::BlockM) : CUtensorMap{};
-    const CUtensorMap map_b = k > 0 ? k_major_map(B, n, k, ldb, Tile::BlockN) : CUtensorMap{};
-    const auto kernel = wgmma_tma_gemm_kernel<Tile, Input>;
-    static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, name), true);
-    (void)opted_in;  // above 48 KB a kernel must opt in to more dynamic shared memory, once
-    const dim3 grid(n / Tile::BlockN, m / Tile::BlockM);
-    kernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, k, alpha, beta, C, ldc);
-    tc::check_launch();
+    const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
+    launch_on_block_tiles<Tile, wgmma_tma_gemm_kernel<Tile, Input>>(name, m, n, stream, map_a, map_b, k, alpha, beta,
+                                                                    C, ldc);
   }
 };
 using Step2Tile = WgmmaTile<64, 128, 1>;

@@ -80,15 +80,9 @@ struct Step3Ring {
   template <typename Tile, typename Input>
   static void launch_kernel(int m, int n, int k, float alpha, const Input* A, int lda, const Input* B, int ldb,
                             float beta, float* C, int ldc, cudaStream_t stream) {
-    // k = 0 loads no slice (the kernel only scales C by beta), and a tensor map cannot have an empty dimension.
-    const CUtensorMap map_a = k > 0 ? k_major_map(A, m, k, lda, Tile::BlockM) : CUtensorMap{};
-    const CUtensorMap map_b = k > 0 ? k_major_map(B, n, k, ldb, Tile::BlockN) : CUtensorMap{};
-    const auto kernel = wgmma_ring_gemm_kernel<Tile, Input>;
-    static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, name), true);
-    (void)opted_in;  // above 48 KB a kernel must opt in to more dynamic shared memory, once
-    const dim3 grid(n / Tile::BlockN, m / Tile::BlockM);
-    kernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, k, alpha, beta, C, ldc);
-    tc::check_launch();
+    const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
+    launch_on_block_tiles<Tile, wgmma_ring_gemm_kernel<Tile, Input>>(name, m, n, stream, map_a, map_b, k, alpha,
+                                                                     beta, C, ldc);
   }
 };
 using Step3Tile = WgmmaTile<128, 256, 4>;

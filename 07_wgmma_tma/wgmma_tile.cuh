@@ -87,6 +87,19 @@ __device__ inline unsigned char* aligned_smem(unsigned char* raw) {
   return raw + ((1024u - address % 1024u) % 1024u);
 }
 
+// Launches kKernel (a step's kernel for Tile) on a grid of one block per BlockM x BlockN tile of the m x n C, with
+// Tile::kThreads threads and Tile::kSmemBytes of dynamic shared memory. Above 48 KB a kernel must opt in to more
+// dynamic shared memory; a template on the kernel itself, so each kernel does so once. Preconditions: m, n multiples
+// of the tile. Errors: std::runtime_error when the GPU has too little shared memory; tc::CudaError from the launch.
+template <typename Tile, auto kKernel, typename... Args>
+void launch_on_block_tiles(const char* name, int m, int n, cudaStream_t stream, Args... args) {
+  static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, name), true);
+  (void)opted_in;
+  const dim3 grid(n / Tile::BlockN, m / Tile::BlockM);  // x along N, so that consecutive blocks share an A panel
+  kKernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(args...);
+  tc::check_launch();
+}
+
 // [doc:launch]
 // A step as the project's launchers take it (tc/padded_gemm.hpp): Step::kernel<Tile, Input>() and Step::launch_kernel
 // enqueue it; whole tiles only, A and B as TMA or 16-byte copies read them, C through scalar fp32 stores.

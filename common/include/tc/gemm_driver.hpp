@@ -367,7 +367,7 @@ int square_tool_main(int argc, char** argv, ChapterIdentity chapter, ToolConfig 
   return run_main([&] {
     SquareTool tool(std::move(chapter), std::move(config));
     if (!tool.parse(argc, argv)) return kExitOk;
-    return body(const_cast<const SquareTool&>(tool));
+    return body(tool);
   });
 }
 
