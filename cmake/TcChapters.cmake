@@ -69,6 +69,7 @@ function(tc_add_chapter dir)
     return()
   endif()
   set(TC_CHAPTER_MIN_SM ${arg_MIN_SM})
+  set(TC_CHAPTER_DIR ${dir})  # what the chapter's tests are named after
   string(SUBSTRING "${dir}" 0 2 chapter_number)  # "06" of 06_ldmatrix_cp_async: the ladder CSV's chapter column
   # The one place a chapter's name, number and minimum SM are stated; its code reads them from this generated header
   # (tc::this_chapter() in tc/chapter_driver.cuh): tc::chapter::kMinSm to check the GPU at run time, and
@@ -240,6 +241,34 @@ function(tc_finish_chapters)
     DEPENDS ${ladder_targets} doc_sync
     USES_TERMINAL
     COMMENT "The benchmark ladder: every chapter's kernels beside cuBLAS at 1024, 2048, 4096 and 8192")
+endfunction()
+
+# tc_chapter_ptxas_scan(<source>...)
+#   A host test per source, "<chapter>:ptxas_no_serialized_wgmma:<source>", that compiles it for sm_90a and fails on
+#   any line in which ptxas reports lost wgmma overlap (cmake/ptxas_scan.cmake); and, once per build tree, the
+#   canary test that proves the scan still sees those lines. For the sm_90a chapters (tc_add_chapter ARCH_SPECIFIC).
+function(tc_chapter_ptxas_scan)
+  if(NOT TC_BUILD_TESTS)
+    return()
+  endif()
+  set(includes "${PROJECT_SOURCE_DIR}/common/include|${CMAKE_CURRENT_SOURCE_DIR}|${TC_CHAPTER_GENERATED_DIR}")
+  foreach(source IN LISTS ARGN)
+    get_filename_component(stem "${source}" NAME_WE)
+    add_test(NAME "${TC_CHAPTER_DIR}:ptxas_no_serialized_wgmma:${source}"
+             COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} "-DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}"
+                     "-DINCLUDES=${includes}" -DEXPECT=clean "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_scan_${stem}.cubin"
+                     -P "${PROJECT_SOURCE_DIR}/cmake/ptxas_scan.cmake")
+    set_tests_properties("${TC_CHAPTER_DIR}:ptxas_no_serialized_wgmma:${source}" PROPERTIES LABELS host)
+  endforeach()
+  if(NOT TEST ptxas_scan_sees_the_canary)
+    add_test(NAME ptxas_scan_sees_the_canary
+             COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER}
+                     "-DSOURCE=${PROJECT_SOURCE_DIR}/common/tests/ptxas_canary_serialized_wgmma.cu"
+                     "-DINCLUDES=${PROJECT_SOURCE_DIR}/common/include" -DEXPECT=serialized
+                     "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_canary.cubin"
+                     -P "${PROJECT_SOURCE_DIR}/cmake/ptxas_scan.cmake")
+    set_tests_properties(ptxas_scan_sees_the_canary PROPERTIES LABELS host)
+  endif()
 endfunction()
 
 # tc_chapter_sass_target(<name> <target> <kernel-name-substring>)

@@ -24,9 +24,9 @@
 #include "tc/gemm_check.hpp"
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
+#include "tc_test/mutation.hpp"
 
 #include <array>
-#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -113,18 +113,6 @@ void check_gemm(const tc::CublasHandle& cublas, const NamedLauncher& step, int m
                  << "\nexact:  " << r.verdict.exact.summary() << "\nrandom: " << r.verdict.random.summary());
   CHECK(r.verdict.passed());
   CHECK(r.padding_untouched);
-}
-
-// C += scale * (column l of op(A)) (row l of op(B)): the output of a kernel that counted K column l once too often
-// (scale = alpha) or left it out (scale = -alpha). A row-major m x k (lda = k), B column-major k x n (ldb = k). The
-// rank-1 update is cublasSger in fp32, exact on these integers.
-void add_k_column(const tc::CublasHandle& cublas, const tc::GemmProblem& p, const std::vector<__half>& a,
-                  const std::vector<__half>& b, int l, float scale, float* C) {
-  std::vector<float> x(p.m), y(p.n);
-  for (int i = 0; i < p.m; ++i) x[i] = __half2float(a[std::size_t(i) * p.lda + l]);
-  for (int j = 0; j < p.n; ++j) y[j] = __half2float(b[std::size_t(j) * p.ldb + l]);
-  const tc::DeviceBuffer<float> d_x(x), d_y(y);
-  TC_CHECK(cublasSger(cublas.get(), p.m, p.n, &scale, d_x.data(), 1, d_y.data(), 1, C, p.ldc));
 }
 
 // An ablation kernel on (m, n, k) with integer-valued operands against the CPU reference of the product
@@ -357,63 +345,11 @@ TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, a
           "[gpu][gemm][large][mutation]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  constexpr int kS = 8192;
-  for (const auto& alpha_beta : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-    const double alpha = alpha_beta.first, beta = alpha_beta.second;  // named, so that the lambdas can capture them
-    const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, kS, kS, kS, alpha, beta);
-    tc::ExactCheck<__half, float> exact(cublas, p, 81);
-    const std::vector<__half> a = exact.a(), b = exact.b();
-    auto step4 = [&](const __half* A, const __half* B, float* C, double alpha_used, double beta_used) {
-      launch_tuned_gemm(kS, kS, kS, float(alpha_used), A, p.lda, B, p.ldb, float(beta_used), C, p.ldc);
-    };
-    // op(A) read transposed: A's storage with rows and columns swapped (square, so the launch is the same).
-    std::vector<__half> a_t(a.size());
-    for (std::size_t i = 0; i < kS; ++i)
-      for (std::size_t l = 0; l < kS; ++l) a_t[i * kS + l] = a[l * kS + i];
-    const tc::DeviceBuffer<__half> d_a_t(a_t);
-    struct Mutation {
-      const char* name;
-      std::function<void(const __half*, const __half*, float*)> launch;
-    };
-    const std::vector<Mutation> mutations = {
-        {"K column 4000 dropped",
-         [&](const __half* A, const __half* B, float* C) {
-           step4(A, B, C, alpha, beta);
-           add_k_column(cublas, p, a, b, 4000, float(-alpha), C);
-         }},
-        {"K column 0 counted twice",
-         [&](const __half* A, const __half* B, float* C) {
-           step4(A, B, C, alpha, beta);
-           add_k_column(cublas, p, a, b, 0, float(alpha), C);
-         }},
-        {"A transposed", [&](const __half*, const __half* B, float* C) { step4(d_a_t.data(), B, C, alpha, beta); }},
-        {"alpha 1/64 too large",
-         [&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha * (1.0 + 1.0 / 64), beta); }},
-        {"beta wrong by 1", [&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha, beta + 1.0); }},
-        {"one 16 x 8 tile left unwritten",
-         [&](const __half* A, const __half* B, float* C) {
-           step4(A, B, C, alpha, beta);
-           // Rows 4096..4111 of columns 2048..2055 back to what C held before the run: poison, or the input C.
-           float* tile = C + 4096 + std::size_t(2048) * p.ldc;
-           if (beta == 0.0) {
-             TC_CHECK(cudaMemset2D(tile, sizeof(float) * p.ldc, 0xFF, 16 * sizeof(float), 8));
-           } else {
-             TC_CHECK(cudaMemcpy2D(tile, sizeof(float) * p.ldc, exact.c_input().data() + 4096 + std::size_t(2048) * p.ldc,
-                                   sizeof(float) * p.ldc, 16 * sizeof(float), 8, cudaMemcpyHostToDevice));
-           }
-         }},
-    };
-    for (const Mutation& mutation : mutations) {
-      const tc::CompareResult r = exact.run(mutation.launch);
-      INFO("alpha " << alpha << " beta " << beta << ", " << mutation.name << ": " << r.summary());
-      CHECK_FALSE(r.passed);
-    }
-    const tc::CompareResult untouched =
-        exact.run([&](const __half* A, const __half* B, float* C) { step4(A, B, C, alpha, beta); });
-    INFO("alpha " << alpha << " beta " << beta << ", untouched: " << untouched.summary());
-    CHECK(untouched.passed);
-    CHECK(tc::resolves_one_term(untouched, alpha));
-  }
+  tc::test::check_mutations_fail<__half>(cublas, 8192, 81,
+                                         [](const __half* A, const __half* B, float* C, double alpha, double beta) {
+                                           launch_tuned_gemm(8192, 8192, 8192, float(alpha), A, 8192, B, 8192,
+                                                             float(beta), C, 8192);
+                                         });
 }
 
 TEST_CASE("each ablation kernel computes the product its K weights describe", "[gpu][ablation]") {

@@ -19,6 +19,7 @@
 #include "tc/lane_map.hpp"
 #include "tc/layouts/smem_banks.hpp"
 #include "tc/main.hpp"  // tc::Figure
+#include "tc/svg.hpp"
 
 #include <cstdio>
 #include <string>
@@ -26,27 +27,8 @@
 
 namespace figures {
 
-inline std::string text(int x, int y, const std::string& s, const char* extra = "") {
-  std::string escaped;  // XML: "wait_group<2>" must not open an element
-  for (char c : s) escaped += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
-  return "<text x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\"" + extra + ">" + escaped +
-         "</text>\n";
-}
-inline std::string rect(int x, int y, int w, int h, const char* fill) {
-  return "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" + std::to_string(w) +
-         "\" height=\"" + std::to_string(h) + "\" fill=\"" + fill + "\" stroke=\"#555\"/>\n";
-}
-inline std::string svg(int w, int h, const std::string& body) {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(w) + "\" height=\"" +
-         std::to_string(h) + "\" viewBox=\"0 0 " + std::to_string(w) + " " + std::to_string(h) +
-         "\" font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" +
-         body + "</svg>\n";
-}
-inline const char* chunk_colour(int c) {
-  static const char* kColours[] = {"#fbb4ae", "#b3cde3", "#ccebc5", "#decbe4", "#fed9a6", "#ffffcc", "#e5d8bd",
-                                   "#fddaec"};
-  return kColours[c % 8];
-}
+using tc::svg::rect;
+using tc::svg::text;
 
 // A fragment rows: the 16 x 16 tile, each 8-half row segment labelled with the lane that points ldmatrix at it.
 inline tc::LaneMap a_row_map() {
@@ -85,7 +67,7 @@ inline std::string swizzle_figure() {
                                     " text-anchor=\"end\"");
     for (int chunk = 0; chunk < L::kChunks; ++chunk) {
       const int slot = L::chunk(line, chunk);
-      body += rect(x0 + slot * kCellW, y, kCellW, kCellH, chunk_colour(chunk));
+      body += rect(x0 + slot * kCellW, y, kCellW, kCellH, tc::svg::colour(chunk));
       body += text(x0 + slot * kCellW + kCellW / 2, y + 15,
                    "L" + std::to_string(line) + " k" + std::to_string(8 * chunk) + "-" + std::to_string(8 * chunk + 7),
                    " text-anchor=\"middle\"");
@@ -94,7 +76,7 @@ inline std::string swizzle_figure() {
   const int h = kTop + kLines / 2 * kCellH + 40;
   body += text(10, h - 14,
                "one ldmatrix phase: one k range (one colour) from 8 consecutive lines = 8 different bank groups");
-  return svg(kLeft + 8 * kCellW + 20, h, body);
+  return tc::svg::document(kLeft + 8 * kCellW + 20, h, body);
 }
 
 // Step 3's pipeline: a row per slice, its copy in flight from the iteration that issues it to the one that computes
@@ -122,19 +104,17 @@ inline std::string pipeline_figure(int stages, int slices) {
     const int issue_col = s;  // the prologue issues slices 0..Stages-2, iteration i issues slice i + Stages - 1
     const int compute_col = s + stages - 1;
     body += rect(kLeft + issue_col * kColW + 2, y + 2, (compute_col - issue_col) * kColW - 4, kRowH - 4,
-                 chunk_colour(s % stages));
+                 tc::svg::colour(s % stages));
     body += text(kLeft + issue_col * kColW + 6, y + 16, "cp.async in flight");
     body += rect(kLeft + compute_col * kColW + 2, y + 2, kColW - 4, kRowH - 4, "#999");
     body += text(kLeft + compute_col * kColW + kColW / 2, y + 16, "mma.sync", " text-anchor=\"middle\" fill=\"white\"");
   }
   for (int c = stages - 1; c < cols; ++c)  // the barrier at the top of every iteration
-    body += "<line x1=\"" + std::to_string(kLeft + c * kColW) + "\" y1=\"" + std::to_string(kTop - 4) + "\" x2=\"" +
-            std::to_string(kLeft + c * kColW) + "\" y2=\"" + std::to_string(kTop + slices * kRowH) +
-            "\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/>\n";
+    body += tc::svg::barrier_line(kLeft + c * kColW, kTop - 4, kTop + slices * kRowH);
   const int h = kTop + slices * kRowH + 30;
   body += text(10, h - 10, "red dashes: wait_group + __syncthreads() (drawn at the iteration boundary); a buffer is "
                            "refilled only after the barrier that follows its last read");
-  return svg(kLeft + cols * kColW + 20, h, body);
+  return tc::svg::document(kLeft + cols * kColW + 20, h, body);
 }
 
 }  // namespace figures

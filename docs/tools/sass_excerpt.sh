@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# sass_excerpt.sh <binary> <kernel-name-substring> [counts]: for every kernel in <binary> whose name contains the
-# substring, prints "== sass: <template arguments> ==" and the machine instructions that touch memory or the Tensor
-# Cores (global, shared and generic loads and stores, LDSM, LDGSTS (cp.async), HMMA/IMMA/DMMA/HGMMA) and the ones
-# that move data between lanes or halves of a register (MOVM, PRMT, SHFL), without addresses or encodings; with
-# "counts", how many of each
-# opcode instead, most frequent first (for kernels too long to read whole). Needs cuobjdump and
-# cu++filt from the CUDA toolkit. Used to make docs/results/*_sass_*.txt, which the walkthroughs quote.
+# sass_excerpt.sh <binary> <kernel-name-substring> [counts|no-global]: for every kernel in <binary> whose name
+# contains the substring, prints "== sass: <kernel><<template arguments>> ==" and the machine instructions that touch
+# memory or the Tensor Cores (global, shared and generic loads and stores, LDSM, LDGSTS (cp.async),
+# HMMA/IMMA/DMMA/HGMMA), Hopper's asynchronous machinery (UTMALDG: a TMA load; SYNCS: mbarrier operations; WARPGROUP:
+# wgmma's fence and wait; FENCE: the proxy fences) and the ones that move data between lanes or halves of a register
+# (MOVM, PRMT, SHFL), without addresses or encodings. With "counts", how many of each opcode instead, most frequent
+# first (for kernels too long to read whole); with "no-global", the list without global loads and stores (LDG, STG:
+# an epilogue's, which would drown a main loop). Needs cuobjdump and cu++filt from the CUDA toolkit. Used to make
+# docs/results/*_sass_*.txt, which the walkthroughs quote.
 set -euo pipefail
 binary=$1
 pattern=$2
@@ -15,12 +17,14 @@ echo "# $(nvcc --version | tail -n 1)"
 cuobjdump --dump-sass "$binary" | sed -n 's/^[[:space:]]*Function : \(.*\)$/\1/p' | sort -u | while read -r mangled; do
   name=$(cu++filt "$mangled")
   case "$name" in *"$pattern"*) ;; *) continue ;; esac
-  # "void k<A, B>(args)" -> "A, B": the template arguments say which instantiation this is.
-  echo "== sass: $(sed -E 's/^[^<]*<(.*)>\(.*$/\1/' <<<"$name") =="
+  # "void k<A, B>(args)" -> "k<A, B>": the kernel and the template arguments say which instantiation this is.
+  echo "== sass: $(sed -E 's/^void ([A-Za-z_0-9]+)<(.*)>\(.*$/\1<\2>/' <<<"$name") =="
   cuobjdump --dump-sass --function "$mangled" "$binary" |
-    grep -E '\b(LDG|STG|LDS|STS|LDSM|LDGSTS|LD|ST|MOVM|PRMT|SHFL|HMMA|IMMA|DMMA|HGMMA)\b' |
+    grep -E '\b(LDG|STG|LDS|STS|LDSM|LDGSTS|LD|ST|MOVM|PRMT|SHFL|HMMA|IMMA|DMMA|HGMMA|UTMALDG|SYNCS|WARPGROUP|FENCE)\b' |
     sed -E 's@/\*[^*]*\*/@@g; s/[[:space:]]+/ /g; s/^ //; s/ ?; ?$//' |
-    if [ "$mode" = counts ]; then
+    if [ "$mode" = no-global ]; then
+      grep -vE '^(LDG|STG)\.E'
+    elif [ "$mode" = counts ]; then
       awk '{ print ($1 ~ /^@/) ? $2 : $1 }' | sort | uniq -c | sort -k1,1nr -k2
     else
       cat

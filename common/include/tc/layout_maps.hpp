@@ -2,12 +2,14 @@
 // what the chapters print and what the figures draw. Host code; the layout functions themselves stay free of LaneMap
 // so that kernels include only them.
 // (lane 32, slot S) -> (row, col) for each map below; shapes as each says. Errors: none (the maps are total).
-// Source: PTX ISA, "Matrix Fragments for mma.m16n8k16" and "ldmatrix" (through the layout functions).
+// Source: PTX ISA, "Matrix Fragments for mma.m16n8k16", "ldmatrix" and wgmma's "Register Fragments" (through the
+// layout functions).
 #pragma once
 
 #include "tc/lane_map.hpp"
 #include "tc/layouts/ldmatrix.hpp"
 #include "tc/layouts/mma_m16n8k16.hpp"
+#include "tc/layouts/wgmma.hpp"
 
 namespace tc {
 
@@ -38,6 +40,18 @@ inline LaneMap ldmatrix_map(int num, bool trans) {
     for (int e = 0; e < 2 * num; ++e) {
       const LdmatrixElement d = ldmatrix_received(lane, e, trans);
       map.at(lane, e) = {8 * d.matrix + d.row, d.col};
+    }
+  return map;
+}
+
+// Warp `warp` (0..3) of a warpgroup's m64nNk16 accumulator: its 16 rows (16 warp .. 16 warp + 15, drawn as rows 0..15)
+// by n columns, each lane holding n / 2 fp32 registers (tc::wgmma_m64nNk16_d_coord). Precondition: n a multiple of 8.
+inline LaneMap wgmma_d_map(int n, int warp) {
+  LaneMap map(16, n, n / 2);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int i = 0; i < n / 2; ++i) {
+      const Coord c = wgmma_m64nNk16_d_coord(warp, lane, i);
+      map.at(lane, i) = {c.row - 16 * warp, c.col};
     }
   return map;
 }

@@ -39,6 +39,52 @@ __device__ inline void wgmma_wait_group() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 
+// wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16: D (64 x 64, f32, 32 registers a thread in the layout of
+// tc::wgmma_m64nNk16_d_coord) = A (64 x 16, K-major, desc_a) * B (16 x 64, K-major, desc_b) + (accumulate ? D : 0).
+// Asynchronous: D may be read only after wgmma_commit_group and wgmma_wait_group. Both operands are read from shared
+// memory through the async proxy, with scale-a = scale-b = 1 and no transpose (K-major A and B).
+__device__ inline void wgmma_m64n64k16_f32_f16_f16(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                   bool accumulate) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16\n"
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31},\n"
+      "%32, %33, p, 1, 1, 0, 0;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+}
+
+// wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16: D (64 x 64, f32, 32 registers a thread in the layout of
+// tc::wgmma_m64nNk16_d_coord) = A (64 x 16, K-major, desc_a) * B (16 x 64, K-major, desc_b) + (accumulate ? D : 0).
+// Asynchronous: D may be read only after wgmma_commit_group and wgmma_wait_group. Both operands are read from shared
+// memory through the async proxy, with scale-a = scale-b = 1 and no transpose (K-major A and B).
+__device__ inline void wgmma_m64n64k16_f32_bf16_bf16(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     bool accumulate) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16\n"
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31},\n"
+      "%32, %33, p, 1, 1, 0, 0;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
+}
+
 // wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16: D (64 x 128, f32, 64 registers a thread in the layout of
 // tc::wgmma_m64nNk16_d_coord) = A (64 x 16, K-major, desc_a) * B (16 x 128, K-major, desc_b) + (accumulate ? D : 0).
 // Asynchronous: D may be read only after wgmma_commit_group and wgmma_wait_group. Both operands are read from shared
@@ -175,12 +221,16 @@ __device__ inline void wgmma_m64n256k16_f32_bf16_bf16(float (&d)[128], std::uint
       : "l"(desc_a), "l"(desc_b), "r"(int(accumulate)));
 }
 
-// wgmma_m64nNk16<N, Input>: the wrapper above for N in {128, 256} and Input __half or __nv_bfloat16, so that a kernel
-// templated on its tile and precision names one call.
+// wgmma_m64nNk16<N, Input>: the wrapper above for N in {64, 128, 256} and Input __half or __nv_bfloat16, so that a
+// kernel templated on its tile and precision names one call.
 template <int N, typename Input>
 __device__ inline void wgmma_m64nNk16(float (&d)[N / 2], std::uint64_t desc_a, std::uint64_t desc_b, bool accumulate) {
-  static_assert(N == 128 || N == 256, "chapters 07 and 08 use m64n128k16 and m64n256k16");
+  static_assert(N == 64 || N == 128 || N == 256, "the shapes chapters 07 and 08 use (m64n64k16 in the probe alone)");
   static_assert(std::is_same_v<Input, __half> || std::is_same_v<Input, __nv_bfloat16>, "f16 or bf16 inputs");
+  if constexpr (N == 64 && std::is_same_v<Input, __half>) wgmma_m64n64k16_f32_f16_f16(d, desc_a, desc_b, accumulate);
+  if constexpr (N == 64 && std::is_same_v<Input, __nv_bfloat16>) {
+    wgmma_m64n64k16_f32_bf16_bf16(d, desc_a, desc_b, accumulate);
+  }
   if constexpr (N == 128 && std::is_same_v<Input, __half>) wgmma_m64n128k16_f32_f16_f16(d, desc_a, desc_b, accumulate);
   if constexpr (N == 128 && std::is_same_v<Input, __nv_bfloat16>) {
     wgmma_m64n128k16_f32_bf16_bf16(d, desc_a, desc_b, accumulate);

@@ -15,6 +15,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <random>
+#include <vector>
+
 namespace tc {
 
 struct RingSlot {
@@ -23,6 +26,9 @@ struct RingSlot {
 };
 
 __host__ __device__ constexpr RingSlot ring_slot(int k, int stages) { return {k % stages, (k / stages) % 2}; }
+
+// The parity the consumers of K tile k wait for on its stage's "full" barrier (ring_slot(k, stages).parity).
+__host__ __device__ constexpr int ring_full_parity(int k, int stages) { return ring_slot(k, stages).parity; }
 
 // The parity a producer waits for on the "empty" barrier before it writes K tile k (see above): the first round
 // passes at once.
@@ -48,5 +54,49 @@ class MbarrierModel {
   int arrived_ = 0;
   int phase_ = 0;  // phases completed so far; the current phase is phase_
 };
+
+// One producer and `consumers` consumers run chapter 07 step 3's protocol on a model ring of `stages`, in an order
+// drawn from `seed`: the producer writes K tile k into stage k % stages after waiting on that stage's "empty" barrier
+// for empty_parity(k, stages); each consumer waits on "full" for full_parity(k, stages), reads, and arrives on
+// "empty". Returns true when all `slices` tiles were read, each from the stage that held it; false if the producer
+// overwrote a stage a consumer had not released, a consumer read a stage holding another tile, or everyone waited
+// with work left (a wait on a phase that cannot come). Host only.
+inline bool simulate_ring(int stages, int consumers, int slices, unsigned seed, int (*full_parity)(int, int),
+                          int (*empty_parity)(int, int)) {
+  std::vector<MbarrierModel> full(stages, MbarrierModel(1)), empty(stages, MbarrierModel(consumers));
+  std::vector<int> holds(stages, -1);   // which tile each stage holds
+  std::vector<int> readers(stages, 0);  // consumers still to read it
+  int produced = 0;
+  std::vector<int> consumed(consumers, 0);
+  std::mt19937 rng(seed);
+  for (int step = 0; step < 100000; ++step) {
+    bool done = produced == slices;
+    for (int c : consumed) done = done && c == slices;
+    if (done) return true;
+    std::vector<int> ready;  // actor 0 is the producer, 1.. the consumers
+    if (produced < slices && empty[produced % stages].try_wait_parity(empty_parity(produced, stages)))
+      ready.push_back(0);
+    for (int c = 0; c < consumers; ++c) {
+      const int k = consumed[c];
+      if (k < slices && full[k % stages].try_wait_parity(full_parity(k, stages))) ready.push_back(1 + c);
+    }
+    if (ready.empty()) return false;
+    const int actor = ready[rng() % ready.size()];
+    if (actor == 0) {
+      const int stage = produced % stages;
+      if (readers[stage] != 0) return false;
+      holds[stage] = produced++;
+      readers[stage] = consumers;
+      full[stage].arrive();  // the TMA's bytes complete the phase
+    } else {
+      const int k = consumed[actor - 1]++;
+      const int stage = k % stages;
+      if (holds[stage] != k) return false;
+      --readers[stage];
+      empty[stage].arrive();
+    }
+  }
+  return false;
+}
 
 }  // namespace tc

@@ -92,6 +92,18 @@ __host__ __device__ constexpr WgmmaDescriptorFields decode_wgmma_descriptor(std:
   return f;
 }
 
+// Why a tile at `tile_address` cannot be an operand of chapters 07 and 08, as one line, or nullptr when it can. Their
+// descriptors carry base offset 0, so a swizzled tile must start on its pattern's repeat; one that does not would need
+// the base offset, which these kernels do not set: their stage buffers are aligned by construction (WgmmaTile), and
+// this rule is what the tests hold every stage offset to.
+__host__ __device__ constexpr const char* wgmma_tile_base_problem(Swizzle s, std::uint32_t tile_address) {
+  if (tile_address % 16 != 0) return "a wgmma operand tile must start on a 16-byte boundary";
+  if (tile_address % std::uint32_t(swizzle_repeat_bytes(s)) != 0)
+    return "a swizzled wgmma operand tile must start on its swizzle repeat (1024 bytes for 128B): a base offset is "
+           "not supported";
+  return nullptr;
+}
+
 // The descriptor of a K-major tile of `rows` rows of `row_bytes` bytes each, stored as TMA (or chapter 07's step 1)
 // writes it under mode s: rows of swizzle_span_bytes(s), 8-row groups `8 * row_bytes` apart. This is the only form
 // chapters 07 and 08 use, and the tile base must be aligned to the swizzle repeat (base offset 0).
