@@ -6,8 +6,8 @@
 // previous slice's group has finished (wgmma.wait_group 1, so one group stays in flight), releases that slice's stage.
 // Thread 0 refills a released stage with the slice Stages further on. Stage and parity of slice s come from
 // tc::ring_slot (tc/layouts/mbarrier_ring.hpp), whose host model the tests run.
-// A 128 x 256 tile reads 96 bytes of operands per 64 x 256 x 16 wgmma-step instead of step 2's 64 x 128's, and two
-// warpgroups give the tensor cores two independent accumulators.
+// Per 16 K-columns a 128 x 256 tile reads (128 + 256) x 32 bytes for 128 x 256 outputs, half step 2's 64 x 128 tile's
+// bytes per output, and two warpgroups give the tensor cores two independent accumulators.
 #pragma once
 
 #include "step2_tma.cuh"

@@ -44,12 +44,14 @@ struct WgmmaTile {
 };
 // [/doc:tile]
 
+// [doc:descriptor]
 // The descriptor of 16 K-columns (one wgmma's K) of a swizzled slice: `slice` the slice's shared address (1024-byte
-// aligned), `rows` its row count, kk which 16-column step (0..3). Advancing the start address by 32 bytes per step
+// aligned: tc::wgmma_tile_base_problem), kk which 16-column step (0..3); host code too, so that main.cu prints what
+// the kernels compute. Advancing the start address by 32 bytes per step
 // moves within each 128-byte row; the hardware applies the swizzle to the address it forms, so the pattern TMA wrote
 // is read back exactly. Source: PTX ISA, "Matrix Descriptor Format" and "Shared Memory Matrix Layout" (K-major,
 // 128B swizzle).
-__device__ inline std::uint64_t slice_descriptor(std::uint32_t slice, int kk) {
+__host__ __device__ inline std::uint64_t slice_descriptor(std::uint32_t slice, int kk) {
   return tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, slice + 32u * kk, 128));
 }
 
@@ -64,6 +66,7 @@ __device__ inline void mma_slice(float (&acc)[Tile::kAccumulators], std::uint32_
   }
   tc::wgmma_commit_group();
 }
+// [/doc:descriptor]
 
 // [doc:epilogue]
 // C = alpha * acc + beta * C for this warpgroup's 64 x BlockN part of the block tile, each register at
