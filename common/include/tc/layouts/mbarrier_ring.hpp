@@ -56,11 +56,11 @@ class MbarrierModel {
 };
 
 // One producer and `consumers` consumers run chapter 07 step 3's protocol on a model ring of `stages`, in an order
-// drawn from `seed`: the producer writes K tile k into stage k % stages after waiting on that stage's "empty" barrier
-// for empty_parity(k, stages); each consumer waits on "full" for full_parity(k, stages), reads, and arrives on
-// "empty". Returns true when all `slices` tiles were read, each from the stage that held it; false if the producer
-// overwrote a stage a consumer had not released, a consumer read a stage holding another tile, or everyone waited
-// with work left (a wait on a phase that cannot come). Host only.
+// drawn from `seed`: the producer writes K tile k into its stage (ring_slot, as the kernel does) after waiting on
+// that stage's "empty" barrier for empty_parity(k, stages); each consumer waits on "full" for full_parity(k, stages),
+// reads, and arrives on "empty". Returns true when all `slices` tiles were read, each from the stage that held it;
+// false if the producer overwrote a stage a consumer had not released, a consumer read a stage holding another tile,
+// or everyone waited with work left (a wait on a phase that cannot come). Host only.
 inline bool simulate_ring(int stages, int consumers, int slices, unsigned seed, int (*full_parity)(int, int),
                           int (*empty_parity)(int, int)) {
   std::vector<MbarrierModel> full(stages, MbarrierModel(1)), empty(stages, MbarrierModel(consumers));
@@ -74,23 +74,24 @@ inline bool simulate_ring(int stages, int consumers, int slices, unsigned seed, 
     for (int c : consumed) done = done && c == slices;
     if (done) return true;
     std::vector<int> ready;  // actor 0 is the producer, 1.. the consumers
-    if (produced < slices && empty[produced % stages].try_wait_parity(empty_parity(produced, stages)))
+    if (produced < slices && empty[ring_slot(produced, stages).stage].try_wait_parity(empty_parity(produced, stages)))
       ready.push_back(0);
     for (int c = 0; c < consumers; ++c) {
       const int k = consumed[c];
-      if (k < slices && full[k % stages].try_wait_parity(full_parity(k, stages))) ready.push_back(1 + c);
+      if (k < slices && full[ring_slot(k, stages).stage].try_wait_parity(full_parity(k, stages)))
+        ready.push_back(1 + c);
     }
     if (ready.empty()) return false;
     const int actor = ready[rng() % ready.size()];
     if (actor == 0) {
-      const int stage = produced % stages;
+      const int stage = ring_slot(produced, stages).stage;
       if (readers[stage] != 0) return false;
       holds[stage] = produced++;
       readers[stage] = consumers;
       full[stage].arrive();  // the TMA's bytes complete the phase
     } else {
       const int k = consumed[actor - 1]++;
-      const int stage = k % stages;
+      const int stage = ring_slot(k, stages).stage;
       if (holds[stage] != k) return false;
       --readers[stage];
       empty[stage].arrive();
