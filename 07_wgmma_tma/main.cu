@@ -43,7 +43,7 @@ void explain(const tc::RunOptions& o) {
     for (int kk = 0; kk < T::BlockK / 16; ++kk) {
       // A's two warpgroups start 64 rows apart; B follows A in the stage.
       const std::uint32_t slice = operand == 0 ? 0u : operand == 1 ? 64u * T::kRowBytes : T::kSliceABytes + 0u;
-      const std::uint64_t d = slice_descriptor(slice, kk);
+      const std::uint64_t d = tc::slice_descriptor(slice, kk);
       const tc::WgmmaDescriptorFields f = tc::decode_wgmma_descriptor(d);
       const char* what[] = {"A, warpgroup 0", "A, warpgroup 1", "B"};
       std::printf("%-14s k %2d..%-5d 0x%016llx %8u %6u %6u %5d %8s\n", what[operand], 16 * kk, 16 * kk + 15,

@@ -109,8 +109,8 @@ __global__ void __launch_bounds__(128) wgmma_accumulator_probe_kernel(float* out
   float d[N / 2];
   for (float& x : d) x = -1.0f;  // scale-d 0 ignores it; were it added, no register would decode
   tc::wgmma_fence();
-  const std::uint64_t desc_a = slice_descriptor(tc::shared_address(a), 0);  // K 0..15: the wgmma's one K step
-  const std::uint64_t desc_b = slice_descriptor(tc::shared_address(b), 0);
+  const std::uint64_t desc_a = tc::slice_descriptor(tc::shared_address(a), 0);  // K 0..15: the wgmma's one K step
+  const std::uint64_t desc_b = tc::slice_descriptor(tc::shared_address(b), 0);
   tc::wgmma_m64nNk16<N, __half>(d, desc_a, desc_b, false);
   tc::wgmma_commit_group();
   tc::wgmma_wait_group<0>();  // D is ours again

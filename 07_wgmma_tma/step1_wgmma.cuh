@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wgmma_copy_gemm_kernel(int m, 
                                                                          int ldb, float beta, float* C, int ldc) {
   static_assert(Tile::kConsumers == 1 && Tile::Stages == 1, "step 1 is one warpgroup and one stage");
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* a_slice = aligned_smem(smem_raw);
+  unsigned char* a_slice = tc::aligned_smem(smem_raw);
   unsigned char* b_slice = a_slice + Tile::kSliceABytes;
   const int row0 = blockIdx.y * Tile::BlockM, col0 = blockIdx.x * Tile::BlockN;
   float acc[Tile::kAccumulators] = {};  // wgmma always accumulates (scale-d = 1), so D starts at zero
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wgmma_copy_gemm_kernel(int m, 
     copy_slice_swizzled<Tile::BlockN, Tile::kThreads>(b_slice, B + static_cast<std::size_t>(col0) * ldb + k0, ldb);
     tc::fence_proxy_async_shared_cta();  // this thread's generic stores, before wgmma's async-proxy reads
     __syncthreads();                     // every thread's chunks are in place before any warp's wgmma reads them
-    mma_slice<Tile, Input>(acc, tc::shared_address(a_slice), tc::shared_address(b_slice));
+    tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(a_slice), tc::shared_address(b_slice));
     tc::wgmma_wait_group<0>();  // the slice has been read (and acc written) before it is overwritten or stored
     __syncthreads();            // no thread copies the next slice while another warp's wgmma may still read this one
   }

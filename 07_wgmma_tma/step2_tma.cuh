@@ -18,23 +18,13 @@
 #include <type_traits>
 #include <utility>
 
-// The tensor map of a K-major operand (rows of K contiguous elements, `ld` apart) read in boxes of `box_rows` x 64.
-template <typename Input>
-CUtensorMap k_major_map(const Input* base, int rows, int k, int ld, int box_rows) {
-  const CUtensorMapDataType type =
-      std::is_same_v<Input, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  return tc::make_tma_2d({base, int(sizeof(Input)), std::uint64_t(k), std::uint64_t(rows),
-                          std::uint64_t(ld) * sizeof(Input), 64, box_rows, tc::Swizzle::B128},
-                         type);
-}
-
 // A's and B's maps for Tile: boxes of BlockM and BlockN rows. k = 0 loads no slice (the kernel only scales C by
 // beta), and a tensor map cannot have an empty dimension, so then both are left empty.
 template <typename Tile, typename Input>
 std::pair<CUtensorMap, CUtensorMap> operand_maps(int m, int n, int k, const Input* A, int lda, const Input* B,
                                                  int ldb) {
   if (k == 0) return {};
-  return {k_major_map(A, m, k, lda, Tile::BlockM), k_major_map(B, n, k, ldb, Tile::BlockN)};
+  return {tc::k_major_map(A, m, k, lda, Tile::BlockM), tc::k_major_map(B, n, k, ldb, Tile::BlockN)};
 }
 
 // [doc:step2_kernel]
@@ -47,7 +37,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
                           float alpha, float beta, float* C, int ldc) {
   static_assert(Tile::kConsumers == 1 && Tile::Stages == 1, "step 2 is one warpgroup and one stage");
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* a_slice = aligned_smem(smem_raw);
+  unsigned char* a_slice = tc::aligned_smem(smem_raw);
   unsigned char* b_slice = a_slice + Tile::kSliceABytes;
   auto* full = reinterpret_cast<std::uint64_t*>(b_slice + Tile::kSliceBBytes);
   const int row0 = blockIdx.y * Tile::BlockM, col0 = blockIdx.x * Tile::BlockN;
@@ -65,7 +55,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
       tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice, &map_b, s * Tile::BlockK, col0, full);
     }
     tc::mbarrier_wait_parity(full, s % 2);  // slice s is the barrier's s-th phase: parity s % 2
-    mma_slice<Tile, Input>(acc, tc::shared_address(a_slice), tc::shared_address(b_slice));
+    tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(a_slice), tc::shared_address(b_slice));
     tc::wgmma_wait_group<0>();  // this warpgroup's wgmmas have read the slice
     __syncthreads();            // ... and every warp's, before thread 0 lets TMA overwrite it
   }

@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
                            float alpha, float beta, float* C, int ldc) {
   constexpr int S = Tile::Stages;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* stages = aligned_smem(smem_raw);
+  unsigned char* stages = tc::aligned_smem(smem_raw);
   auto* full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);
   std::uint64_t* empty = full + S;
   auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   for (int s = 0; s < slices; ++s) {
     const tc::RingSlot slot = tc::ring_slot(s, S);
     tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
-    mma_slice<Tile, Input>(acc, tc::shared_address(a_slice(slot.stage)) + group * 64 * Tile::kRowBytes,
+    tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(a_slice(slot.stage)) + group * 64 * Tile::kRowBytes,
                            tc::shared_address(b_slice(slot.stage)));
     tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
     if (s > 0) {

@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wgmma_ceiling_kernel(float* ou
   __syncthreads();                     // every thread's stores, before any warpgroup's wgmma
   float acc[Tile::kAccumulators] = {};
   for (int it = 0; it < iterations; ++it) {
-    mma_slice<Tile, __half>(acc, tc::shared_address(a), tc::shared_address(b));
+    tc::mma_slice<Tile::BlockN, __half>(acc, tc::shared_address(a), tc::shared_address(b));
     tc::wgmma_wait_group<1>();  // as step 3: one group stays in flight while the next is issued
   }
   tc::wgmma_wait_group<0>();  // the last group has written acc

@@ -14,6 +14,7 @@
 #include "tc/tile_contract.hpp"
 #include "tc/types.hpp"
 #include "tc/wgmma.cuh"
+#include "tc/wgmma_slice.cuh"
 
 #include <cuda_runtime.h>
 
@@ -44,29 +45,6 @@ struct WgmmaTile {
 };
 // [/doc:tile]
 
-// [doc:descriptor]
-// The descriptor of 16 K-columns (one wgmma's K) of a swizzled slice: `slice` the slice's shared address (1024-byte
-// aligned: tc::wgmma_tile_base_problem), kk which 16-column step (0..3); host code too, so that main.cu prints what
-// the kernels compute. Advancing the start address by 32 bytes per step
-// moves within each 128-byte row; the hardware applies the swizzle to the address it forms, so the pattern TMA wrote
-// is read back exactly. Source: PTX ISA, "Matrix Descriptor Format" and "Shared Memory Matrix Layout" (K-major,
-// 128B swizzle).
-__host__ __device__ inline std::uint64_t slice_descriptor(std::uint32_t slice, int kk) {
-  return tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, slice + 32u * kk, 128));
-}
-
-// One BlockK slice: four m64nNk16 wgmmas, K 0..15, 16..31, 32..47, 48..63, for this warpgroup's 64 rows of A
-// (a_slice) and all of B (b_slice). Issued, committed as one group, not waited for.
-template <typename Tile, typename Input>
-__device__ inline void mma_slice(float (&acc)[Tile::kAccumulators], std::uint32_t a_slice, std::uint32_t b_slice) {
-  tc::wgmma_fence();  // the accumulator registers were written (zeroed, or by the last group) outside wgmma
-#pragma unroll
-  for (int kk = 0; kk < Tile::BlockK / 16; ++kk) {
-    tc::wgmma_m64nNk16<Tile::BlockN, Input>(acc, slice_descriptor(a_slice, kk), slice_descriptor(b_slice, kk), true);
-  }
-  tc::wgmma_commit_group();
-}
-// [/doc:descriptor]
 
 // [doc:epilogue]
 // C = alpha * acc + beta * C for this warpgroup's 64 x BlockN part of the block tile, each register at
@@ -83,12 +61,6 @@ __device__ inline void store_accumulators(const float (&acc)[Tile::kAccumulators
   }
 }
 // [/doc:epilogue]
-
-// The 1024-byte aligned start of the dynamic shared memory (see WgmmaTile::kAlign).
-__device__ inline unsigned char* aligned_smem(unsigned char* raw) {
-  const std::uint32_t address = static_cast<std::uint32_t>(__cvta_generic_to_shared(raw));
-  return raw + ((1024u - address % 1024u) % 1024u);
-}
 
 // Launches kKernel (a step's kernel for Tile) on a grid of one block per BlockM x BlockN tile of the m x n C, with
 // Tile::kThreads threads and Tile::kSmemBytes of dynamic shared memory. Above 48 KB a kernel must opt in to more

@@ -10,7 +10,7 @@
 
 namespace ex07_1 {
 // What every step's mma_slice gives its wgmmas (wgmma_tile.cuh).
-inline std::uint64_t k_step_descriptor(std::uint32_t slice, int kk) { return slice_descriptor(slice, kk); }
+inline std::uint64_t k_step_descriptor(std::uint32_t slice, int kk) { return tc::slice_descriptor(slice, kk); }
 }  // namespace ex07_1
 
 namespace ex07_2 {

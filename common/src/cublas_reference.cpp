@@ -115,6 +115,9 @@ template void cublas_gemm<__nv_bfloat16, float>(const CublasHandle &, Op, Op,
                                                 const __nv_bfloat16 *, int,
                                                 double, const float *, int,
                                                 float *, int, CublasMath);
+template void cublas_gemm<__nv_bfloat16, __nv_bfloat16>(const CublasHandle&, Op, Op, int, int, int, double,
+    const __nv_bfloat16*, int, const __nv_bfloat16*, int, double, const __nv_bfloat16*, int, __nv_bfloat16*, int,
+    CublasMath);
 template void cublas_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double, const float*, int,
     const float*, int, double, const float*, int, float*, int, CublasMath);
 template void cublas_gemm<double, double>(const CublasHandle&, Op, Op, int, int, int, double, const double*, int,
@@ -127,6 +130,9 @@ template GemmReference fp64_reference_gemm<__half, float>(const CublasHandle&, O
 template GemmReference fp64_reference_gemm<__nv_bfloat16, float>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<__nv_bfloat16>&, int, const std::vector<__nv_bfloat16>&, int, double, const std::vector<float>&,
     int);
+template GemmReference fp64_reference_gemm<__nv_bfloat16, __nv_bfloat16>(const CublasHandle&, Op, Op, int, int, int,
+    double, const std::vector<__nv_bfloat16>&, int, const std::vector<__nv_bfloat16>&, int, double,
+    const std::vector<__nv_bfloat16>&, int);
 template GemmReference fp64_reference_gemm<__half, __half>(const CublasHandle&, Op, Op, int, int, int, double,
     const std::vector<__half>&, int, const std::vector<__half>&, int, double, const std::vector<__half>&, int);
 template GemmReference fp64_reference_gemm<float, float>(const CublasHandle&, Op, Op, int, int, int, double,

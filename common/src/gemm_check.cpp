@@ -37,7 +37,8 @@ std::string format_verification(const std::string& what_header, const std::vecto
   }
   for (const std::string& what : unresolved) {
     out += "note: " + what + ": the max bound is not below |alpha|, so here the exact check cannot resolve one product\n"
-           "term (alpha is small beside beta * C, or K is near the exact range's end)\n";
+           "term everywhere (alpha is small beside beta * C, K is near the exact range's end, or the output is bf16, whose\n"
+           "rounding hides one term where |C| >= 256 |alpha|)\n";
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // C is not read when beta == 0.
 // Type pairs (input TIn, output TOut) and the cuBLAS compute type used:
 //   __half -> float, __nv_bfloat16 -> float : CUBLAS_COMPUTE_32F      (fp32 accumulate, as the tensor-core kernels)
+//   __nv_bfloat16 -> __nv_bfloat16          : CUBLAS_COMPUTE_32F      (fp32 accumulate, rounded once to bf16)
 //   float  -> float                        : CUBLAS_COMPUTE_32F      (full fp32: pass tf32-rounded inputs to check a
 //                                             tf32 kernel, or CublasMath::Tf32 for cuBLAS's own tf32 speed)
 //   double -> double                       : CUBLAS_COMPUTE_64F

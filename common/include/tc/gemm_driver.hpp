@@ -113,19 +113,21 @@ struct DriverKernel {
   std::function<MemoryNeed(const GemmProblem& p)> scratch;
 };
 
-// Kernel (a tc/padded_gemm.hpp kernel type) as a DriverKernel, under `name` (default: Kernel::name).
+// Kernel (a tc/padded_gemm.hpp kernel type) as a DriverKernel, under `name` (default: Kernel::name). C has the
+// precision's output type (tc::output_t); alpha and beta reach the kernel in its Accumulator type.
 template <typename Kernel>
-DriverKernel<typename Kernel::Precision::Input, typename Kernel::Precision::Accumulator> driver_kernel(
+DriverKernel<typename Kernel::Precision::Input, output_t<typename Kernel::Precision>> driver_kernel(
     std::string name = Kernel::name) {
   using In = typename Kernel::Precision::Input;
   using Acc = typename Kernel::Precision::Accumulator;
-  DriverKernel<In, Acc> k;
+  using Out = output_t<typename Kernel::Precision>;
+  DriverKernel<In, Out> k;
   k.name = std::move(name);
-  k.launch = [](const GemmProblem& p, const In* A, const In* B, Acc* C) {
+  k.launch = [](const GemmProblem& p, const In* A, const In* B, Out* C) {
     launch_gemm_any_size<Kernel>(p.m, p.n, p.k, static_cast<Acc>(p.alpha), A, p.lda, B, p.ldb,
                                  static_cast<Acc>(p.beta), C, p.ldc, nullptr);
   };
-  k.time_alone = [](const GemmProblem& p, const In* A, const In* B, const Acc* C, const Timing& t) {
+  k.time_alone = [](const GemmProblem& p, const In* A, const In* B, const Out* C, const Timing& t) {
     if (!tile_contract_problem(Kernel::kContract, p.m, p.n, p.k, A, p.lda, B, p.ldb, C, p.ldc)) return -1.0;
     PaddedOperands<Kernel> padded(p.m, p.n, p.k, nullptr);
     padded.copy_in(A, p.lda, B, p.ldb, static_cast<Acc>(p.beta), C, p.ldc);
@@ -150,7 +152,7 @@ struct DriverGroup {
 template <typename... Kernels>
 auto driver_group(std::string type) {
   using First = std::tuple_element_t<0, std::tuple<Kernels...>>;
-  DriverGroup<typename First::Precision::Input, typename First::Precision::Accumulator> g;
+  DriverGroup<typename First::Precision::Input, output_t<typename First::Precision>> g;
   g.type = std::move(type);
   g.op_a = op_of<typename First::LayoutA>();
   g.op_b = op_of<typename First::LayoutB>();

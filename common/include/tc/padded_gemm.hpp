@@ -9,7 +9,7 @@
 // asynchronous on its stream. Operands that already keep the contract (4096^3 with tight ld, say) go straight to the
 // kernel with no copies at all.
 //
-// A Kernel here is a type with: Precision (Input, Accumulator); name; kContract (a tc::TileContract); LayoutA and
+// A Kernel here is a type with: Precision (Input, Accumulator for alpha and beta, and tc::output_t for C); name; kContract (a tc::TileContract); LayoutA and
 // LayoutB, the storage-layout tags of op(A) and op(B) (tc::ColMajor for op N, tc::RowMajor for op T: tc::op_of); and
 // launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream), which enqueues the kernel on operands that keep the
 // contract, with m, n > 0, and checks nothing: the two launchers below are where the arguments and the contract are
@@ -23,6 +23,7 @@
 #include "tc/gemm_args.hpp"
 #include "tc/memory.hpp"
 #include "tc/tile_contract.hpp"
+#include "tc/types.hpp"
 
 #include <cuda_runtime.h>
 
@@ -44,7 +45,8 @@ template <typename Kernel>
 class PaddedOperands {
  public:
   using Input = typename Kernel::Precision::Input;
-  using Acc = typename Kernel::Precision::Accumulator;
+  using Acc = typename Kernel::Precision::Accumulator;  // alpha and beta
+  using Out = output_t<typename Kernel::Precision>;     // C
   using LayoutA = typename Kernel::LayoutA;
   using LayoutB = typename Kernel::LayoutB;
 
@@ -65,7 +67,7 @@ class PaddedOperands {
   int ldc() const { return ColMajor::min_ld(mp_, np_); }
 
   // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).
-  void copy_in(const Input* A, int lda, const Input* B, int ldb, Acc beta, const Acc* C, int ldc) {
+  void copy_in(const Input* A, int lda, const Input* B, int ldb, Acc beta, const Out* C, int ldc) {
     copy_padded<LayoutA>(a_.data(), mp_, kp_, A, lda, m_, k_);
     copy_padded<LayoutB>(b_.data(), kp_, np_, B, ldb, k_, n_);
     if (beta != Acc(0)) copy_padded<ColMajor>(c_.data(), mp_, np_, C, ldc, m_, n_);
@@ -76,9 +78,9 @@ class PaddedOperands {
     Kernel::launch(mp_, np_, kp_, alpha, a_.data(), lda(), b_.data(), ldb(), beta, c_.data(), ldc(), stream_);
   }
   // The m x n result into C; rows m..ldc-1 of each column of C are not written.
-  void copy_out(Acc* C, int ldc) {
+  void copy_out(Out* C, int ldc) {
     if (m_ == 0 || n_ == 0) return;
-    TC_CHECK(cudaMemcpy2DAsync(C, sizeof(Acc) * ldc, c_.data(), sizeof(Acc) * mp_, sizeof(Acc) * m_, n_,
+    TC_CHECK(cudaMemcpy2DAsync(C, sizeof(Out) * ldc, c_.data(), sizeof(Out) * mp_, sizeof(Out) * m_, n_,
                                cudaMemcpyDeviceToDevice, stream_));
   }
 
@@ -101,7 +103,7 @@ class PaddedOperands {
   int m_, n_, k_, mp_, np_, kp_;
   cudaStream_t stream_;
   StreamOrderedBuffer<Input> a_, b_;
-  StreamOrderedBuffer<Acc> c_;
+  StreamOrderedBuffer<Out> c_;
 };
 
 // C = alpha * op(A) * op(B) + beta * C for any m, n, k >= 0 and any valid lda, ldb, ldc (cuBLAS's rules for the ops
@@ -112,7 +114,7 @@ template <typename Kernel>
 void launch_gemm_any_size(int m, int n, int k, typename Kernel::Precision::Accumulator alpha,
                           const typename Kernel::Precision::Input* A, int lda,
                           const typename Kernel::Precision::Input* B, int ldb,
-                          typename Kernel::Precision::Accumulator beta, typename Kernel::Precision::Accumulator* C,
+                          typename Kernel::Precision::Accumulator beta, output_t<typename Kernel::Precision>* C,
                           int ldc, cudaStream_t stream) {
   validate_gemm_arguments(op_of<typename Kernel::LayoutA>(), op_of<typename Kernel::LayoutB>(), m, n, k, lda, ldb,
                           ldc, ldc);
@@ -135,7 +137,7 @@ template <typename Kernel>
 void launch_whole_tiles(int m, int n, int k, typename Kernel::Precision::Accumulator alpha,
                         const typename Kernel::Precision::Input* A, int lda, const typename Kernel::Precision::Input* B,
                         int ldb, typename Kernel::Precision::Accumulator beta,
-                        typename Kernel::Precision::Accumulator* C, int ldc, cudaStream_t stream) {
+                        output_t<typename Kernel::Precision>* C, int ldc, cudaStream_t stream) {
   validate_gemm_arguments(op_of<typename Kernel::LayoutA>(), op_of<typename Kernel::LayoutB>(), m, n, k, lda, ldb,
                           ldc, ldc);
   if (auto problem = tile_contract_problem(Kernel::kContract, m, n, k, A, lda, B, ldb, C, ldc)) {
@@ -152,9 +154,9 @@ MemoryNeed padded_operands_memory(int m, int n, int k) {
   const std::uint64_t mp = up(m, Kernel::kContract.tile.m), np = up(n, Kernel::kContract.tile.n);
   const std::uint64_t kd = std::max(up(k, Kernel::kContract.tile.k), std::uint64_t(Kernel::kContract.tile.k));  // lda() and ldb()
   using In = typename Kernel::Precision::Input;
-  using Acc = typename Kernel::Precision::Accumulator;
+  using Out = output_t<typename Kernel::Precision>;
   return {0, checked_sum({checked_bytes(checked_bytes(mp, kd), sizeof(In)), checked_bytes(checked_bytes(kd, np), sizeof(In)),
-                          checked_bytes(checked_bytes(mp, np), sizeof(Acc))})};
+                          checked_bytes(checked_bytes(mp, np), sizeof(Out))})};
 }
 
 }  // namespace tc

@@ -86,12 +86,14 @@ T from_double(double x) {
   return ElementTraits<T>::from_double(x);
 }
 
-// A GEMM's precision by its element types alone: Input (A and B) and Accumulator (C, alpha and beta), for kernels
-// that are not WMMA (chapters 05 and 06 on mma.sync), so that they do not borrow a WMMA type and its rules.
-template <typename Input_, typename Accumulator_>
+// A GEMM's precision by its element types alone: Input (A and B), Accumulator (alpha, beta and the sums) and Output
+// (C; the Accumulator unless named), for kernels that are not WMMA (chapters 05 to 08), so that they do not borrow a
+// WMMA type and its rules.
+template <typename Input_, typename Accumulator_, typename Output_ = Accumulator_>
 struct GemmPrecision {
   using Input = Input_;
   using Accumulator = Accumulator_;
+  using Output = Output_;
 };
 // fp16 in, fp32 accumulate: mma.sync.m16n8k16's .f32.f16.f16.f32 (PTX ISA, "Warp-level matrix instructions: mma").
 struct F16F32 : GemmPrecision<__half, float> {
@@ -101,6 +103,25 @@ struct F16F32 : GemmPrecision<__half, float> {
 struct BF16F32 : GemmPrecision<__nv_bfloat16, float> {
   static constexpr const char* name = "bf16->f32";
 };
+
+// bf16 in, fp32 accumulate, bf16 out (chapter 08's 16-bit output): each result is rounded once, to nearest, from
+// alpha * sum + beta * C computed in fp32. cuBLAS's CUDA_R_16BF output with CUBLAS_COMPUTE_32F is the same contract.
+struct BF16F32BF16 : GemmPrecision<__nv_bfloat16, float, __nv_bfloat16> {
+  static constexpr const char* name = "bf16->bf16";
+};
+
+// A precision's output type (C): its Output where it names one, else its Accumulator (the WMMA precisions, whose C
+// holds the accumulator type).
+template <typename P, typename = void>
+struct OutputOf {
+  using type = typename P::Accumulator;
+};
+template <typename P>
+struct OutputOf<P, std::void_t<typename P::Output>> {
+  using type = typename P::Output;
+};
+template <typename P>
+using output_t = typename OutputOf<P>::type;
 
 // The value an fp32 input has once the tensor core reads it as tf32: the significand rounded to 10 explicit bits,
 // to nearest with ties away from zero, as cvt.rna.tf32.f32 (and __float_to_tf32) does. Inf and NaN pass unchanged.

@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace tc {
@@ -95,6 +96,80 @@ inline bool simulate_ring(int stages, int consumers, int slices, unsigned seed, 
       if (holds[stage] != k) return false;
       --readers[stage];
       empty[stage].arrive();
+    }
+  }
+  return false;
+}
+
+
+// Chapter 08's ring across a cluster: `size` blocks, each with one producer and `consumers` consumers, run the
+// protocol of tc/layouts/cluster.hpp on model rings of `stages`, in an order drawn from `seed`. Producer b, after
+// its own "empty" barrier of K tile k's stage passes (ring_empty_wait_parity), writes its part of tile k into that
+// stage of every block (the multicast); each part that lands is one arrival on that block's "full" barrier, which
+// completes after all `size` parts. A consumer waits on its block's "full" (ring_full_parity), reads, and arrives on
+// the "empty" barrier of every block when `release_to_peers`, else of its own block only. "empty" expects
+// `empty_arrivals` (tc::cluster_empty_arrivals(consumers, size) for the kernel's protocol). Returns true when every
+// consumer read all `slices` tiles, each whole from the stage that held it; false if a part was written into a stage
+// that a consumer of that block had not released, a consumer found a stage holding another tile or part of one, or
+// everyone waited with work left. size 1 is chapter 07's ring. Host only.
+inline bool simulate_cluster_ring(int stages, int consumers, int size, int slices, unsigned seed, int empty_arrivals,
+                                  bool release_to_peers) {
+  struct Block {
+    std::vector<MbarrierModel> full, empty;
+    std::vector<int> holds, parts, readers;  // per stage: the tile, its parts landed, consumers still to read it
+    int produced = 0;
+    std::vector<int> consumed;
+  };
+  std::vector<Block> blocks(size);
+  for (Block& b : blocks) {
+    b.full.assign(stages, MbarrierModel(size));
+    b.empty.assign(stages, MbarrierModel(empty_arrivals));
+    b.holds.assign(stages, -1);
+    b.parts.assign(stages, 0);
+    b.readers.assign(stages, 0);
+    b.consumed.assign(consumers, 0);
+  }
+  std::mt19937 rng(seed);
+  for (int step = 0; step < 1000000; ++step) {
+    std::vector<std::pair<int, int>> ready;  // (block, -1 for its producer or the consumer index)
+    bool done = true;
+    for (int b = 0; b < size; ++b) {
+      const Block& x = blocks[b];
+      done = done && x.produced == slices;
+      if (x.produced < slices &&
+          x.empty[ring_slot(x.produced, stages).stage].try_wait_parity(ring_empty_wait_parity(x.produced, stages)))
+        ready.push_back({b, -1});
+      for (int c = 0; c < consumers; ++c) {
+        const int k = x.consumed[c];
+        done = done && k == slices;
+        if (k < slices && x.full[ring_slot(k, stages).stage].try_wait_parity(ring_full_parity(k, stages)))
+          ready.push_back({b, c});
+      }
+    }
+    if (done) return true;
+    if (ready.empty()) return false;
+    const auto [b, actor] = ready[rng() % ready.size()];
+    if (actor < 0) {  // producer b multicasts its part of its next tile
+      const int k = blocks[b].produced++;
+      const int stage = ring_slot(k, stages).stage;
+      for (Block& to : blocks) {
+        if (to.holds[stage] != k) {  // the first part of tile k to land here: the stage must be free
+          if (to.readers[stage] != 0 || (to.holds[stage] >= 0 && to.parts[stage] != size)) return false;
+          to.holds[stage] = k;
+          to.parts[stage] = 0;
+          to.readers[stage] = consumers;
+        }
+        ++to.parts[stage];
+        to.full[stage].arrive();
+      }
+    } else {
+      Block& x = blocks[b];
+      const int k = x.consumed[actor]++;
+      const int stage = ring_slot(k, stages).stage;
+      if (x.holds[stage] != k || x.parts[stage] != size) return false;
+      --x.readers[stage];
+      for (int to = 0; to < size; ++to)
+        if (release_to_peers || to == b) blocks[to].empty[stage].arrive();
     }
   }
   return false;

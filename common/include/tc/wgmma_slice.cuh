@@ -1,0 +1,70 @@
+// One K slice of 64 for wgmma: what chapters 07 and 08 feed their tensor cores, written once.
+//
+// Both chapters keep A (row-major M x K) and B (column-major K x N) K-major in shared memory, 64 16-bit elements of K
+// per slice: one 128-byte row per operand row, in the 128-byte swizzle (tc/layouts/wgmma.hpp), which is what TMA
+// writes (k_major_map) and what the descriptors describe. A slice is 4 wgmma K steps of 16.
+// Shapes: an A slice of 64 rows (one warpgroup's) x 64 K, a B slice of N rows x 64 K; accumulators as
+// tc::wgmma_m64nNk16_d_coord. Units: bytes for shared addresses. Preconditions: sm_90a for the device functions;
+// every slice 1024-byte aligned (tc::wgmma_tile_base_problem). Errors: none reported on the device; k_major_map throws
+// what tc::make_tma_2d throws.
+// Source: PTX ISA, "Matrix Descriptor Format" and "Shared Memory Matrix Layout" (K-major, 128B swizzle); CUDA Driver
+// API, "cuTensorMapEncodeTiled".
+#pragma once
+
+#include "tc/layouts/wgmma.hpp"
+#include "tc/tma.hpp"
+#include "tc/wgmma.cuh"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace tc {
+
+inline constexpr int kSliceK = 64;  // K elements of one slice: one 128-byte swizzle row of 16-bit elements
+
+// [doc:descriptor]
+// The descriptor of 16 K-columns (one wgmma's K) of a swizzled slice: `slice` the slice's shared address (1024-byte
+// aligned: tc::wgmma_tile_base_problem), kk which 16-column step (0..3); host code too, so that the chapters print
+// what the kernels compute. Advancing the start address by 32 bytes per step moves within each 128-byte row; the
+// hardware applies the swizzle to the address it forms, so the pattern TMA wrote is read back exactly.
+__host__ __device__ inline std::uint64_t slice_descriptor(std::uint32_t slice, int kk) {
+  return encode_wgmma_descriptor(k_major_tile_descriptor(Swizzle::B128, slice + 32u * kk, 128));
+}
+
+// One slice: four m64nNk16 wgmmas, K 0..15, 16..31, 32..47, 48..63, for this warpgroup's 64 rows of A (a_slice) and
+// all N rows of B (b_slice). Issued, committed as one group, not waited for.
+template <int N, typename Input>
+__device__ inline void mma_slice(float (&acc)[N / 2], std::uint32_t a_slice, std::uint32_t b_slice) {
+  wgmma_fence();  // the accumulator registers were written (zeroed, or by the last group) outside wgmma
+#pragma unroll
+  for (int kk = 0; kk < kSliceK / 16; ++kk) {
+    wgmma_m64nNk16<N, Input>(acc, slice_descriptor(a_slice, kk), slice_descriptor(b_slice, kk), true);
+  }
+  wgmma_commit_group();
+}
+// [/doc:descriptor]
+
+// The 1024-byte aligned start of the dynamic shared memory, whose base is only 16-byte aligned: a kernel asks for
+// 1024 bytes of slack and rounds up, so that every slice starts on a 128B-swizzle atom.
+__device__ inline unsigned char* aligned_smem(unsigned char* raw) {
+  const std::uint32_t address = static_cast<std::uint32_t>(__cvta_generic_to_shared(raw));
+  return raw + ((1024u - address % 1024u) % 1024u);
+}
+
+// The tensor map of a K-major operand (rows of K contiguous elements, `ld` apart) read in boxes of `box_rows` rows x
+// one slice, written to shared memory in the 128-byte swizzle. Elements past the edges read as zero.
+template <typename Input>
+CUtensorMap k_major_map(const Input* base, int rows, int k, int ld, int box_rows) {
+  static_assert(std::is_same_v<Input, __half> || std::is_same_v<Input, __nv_bfloat16>, "wgmma's 16-bit inputs");
+  const CUtensorMapDataType type =
+      std::is_same_v<Input, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  return make_tma_2d({base, int(sizeof(Input)), std::uint64_t(k), std::uint64_t(rows),
+                      std::uint64_t(ld) * sizeof(Input), kSliceK, box_rows, Swizzle::B128},
+                     type);
+}
+
+}  // namespace tc
