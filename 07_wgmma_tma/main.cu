@@ -11,11 +11,11 @@
 #include "step2_tma.cuh"
 #include "step3_ring.cuh"
 #include "tools/figures.hpp"
-#include "wgmma_ceiling.cuh"
 
 #include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
+#include "tc/wgmma_ceiling.cuh"
 
 #include <cstdio>
 #include <string>
@@ -117,7 +117,8 @@ int main(int argc, char** argv) {
 
     // (5) The ceiling, in this process: the table reports each step's share of it.
     const tc::RunOptions& o = driver.options();
-    const WgmmaCeiling ceiling = measure_wgmma_ceiling(o.warmup, o.repeats);
+    const tc::WgmmaCeiling ceiling =
+        tc::measure_wgmma_ceiling<Step3Tile::BlockN, Step3Tile::kConsumers>(o.warmup, o.repeats);
     std::printf("\n== the wgmma ceiling (wgmma_ceiling.cuh): step 3's block, one per SM, on a resident slice ==\n"
                 "%.1f TFLOP/s (median of %d launches, %.3f ms each)\n",
                 ceiling.tflops, o.repeats, ceiling.median_ms);

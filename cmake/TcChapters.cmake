@@ -171,17 +171,25 @@ endforeach()
   set_property(GLOBAL APPEND PROPERTY TC_EXERCISE_TARGETS ${target})
 endfunction()
 
-# tc_chapter_sanitizer_tests(<target> <args>...)
-#   Four ctest tests, sanitizer:<tool>:<target> for memcheck, racecheck, synccheck and initcheck, each running the
-#   chapter binary with <args> (a small problem: racecheck is slow) under compute-sanitizer through
-#   cmake/run_sanitizer.cmake. Registered whatever this machine has; the tool is found when the test runs. Labels:
-#   "sanitizer", and "gpu" because without a GPU they are Skipped, which CI checks like every other GPU test.
+# tc_chapter_sanitizer_tests(<target> [TOOLS <tool>...] ARGS <args>...)  or  (<target> <args>...)
+#   One ctest test per tool, sanitizer:<tool>:<target>, for memcheck, racecheck, synccheck and initcheck (or the TOOLS
+#   given, where the chapter states why it leaves one out), each running the chapter binary with <args> (a small
+#   problem: racecheck is slow) under compute-sanitizer through cmake/run_sanitizer.cmake. Registered whatever this
+#   machine has; the tool is found when the test runs. Labels: "sanitizer", and "gpu" because without a GPU they are
+#   Skipped, which CI checks like every other GPU test.
 function(tc_chapter_sanitizer_tests target)
   if(NOT TC_BUILD_TESTS)
     return()
   endif()
-  list(JOIN ARGN "|" args)
-  foreach(tool IN ITEMS memcheck racecheck synccheck initcheck)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "TOOLS;ARGS")
+  set(tools memcheck racecheck synccheck initcheck)
+  set(command_args ${ARGN})
+  if(arg_TOOLS OR arg_ARGS)
+    set(tools ${arg_TOOLS})
+    set(command_args ${arg_ARGS})
+  endif()
+  list(JOIN command_args "|" args)
+  foreach(tool IN LISTS tools)
     add_test(NAME sanitizer:${tool}:${target}
       COMMAND ${CMAKE_COMMAND} -DTOOL=${tool} "-DCOMMAND=$<TARGET_FILE:${target}>|${args}"
               "-DHINTS=${CUDAToolkit_BIN_DIR}" -P ${PROJECT_SOURCE_DIR}/cmake/run_sanitizer.cmake)

@@ -43,11 +43,13 @@ __device__ inline std::uint32_t mapa_shared_cluster(const void* p, int rank) {
   return remote;
 }
 
-// mbarrier.arrive.release.cluster.shared::cluster.b64: one arrival on the mbarrier at shared::cluster address
-// `remote_bar` (from mapa_shared_cluster; this block's own rank works too), released at cluster scope so that the
-// block waiting on it sees this block's earlier reads as done.
+// mbarrier.arrive.shared::cluster.b64: one arrival on the mbarrier at shared::cluster address `remote_bar` (from
+// mapa_shared_cluster; this block's own rank works too), with the default .release.cta semantics. A consumer uses it
+// to say "my wgmmas have finished reading this stage" (wgmma.wait_group completed them): nothing it wrote needs to
+// become visible to the peer, so no cluster-scope release is needed; chapter 08 measured one
+// (mbarrier.arrive.release.cluster) making its clustered kernel far slower (docs/08, "Step 3").
 __device__ inline void mbarrier_arrive_cluster(std::uint32_t remote_bar) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote_bar) : "memory");
 }
 
 // cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster: the box at element

@@ -37,8 +37,8 @@ namespace tc {
 
 // [doc:padded]
 // Scratch copies of A, B and C padded up to Kernel's tile multiple: op(A) mp x kp stored as Kernel::LayoutA, op(B)
-// kp x np as Kernel::LayoutB, C mp x np column-major, each with the smallest ld its padded shape allows (lda() says
-// why k == 0 differs).
+// kp x np as Kernel::LayoutB, C mp x np column-major, each with the smallest ld its padded shape allows, rounded up to
+// the multiple the contract's operand rules want (lda() says why k == 0 differs).
 // Shapes: op(A) m x k, op(B) k x n, C m x n (device pointers, cuBLAS layout). Units: elements.
 // Errors: tc::CudaError from allocation (out of memory) or the copies.
 template <typename Kernel>
@@ -54,23 +54,26 @@ class PaddedOperands {
       : m_(m), n_(n), k_(k),
         mp_(round_up(m, Kernel::kContract.tile.m)), np_(round_up(n, Kernel::kContract.tile.n)), kp_(round_up(k, Kernel::kContract.tile.k)),
         stream_(stream),
-        a_(std::size_t(mp_) * kp_, stream), b_(std::size_t(kp_) * np_, stream), c_(std::size_t(mp_) * np_, stream) {}
+        a_(std::size_t(lda()) * LayoutA::line_count(mp_, kp_), stream),
+        b_(std::size_t(ldb()) * LayoutB::line_count(kp_, np_), stream), c_(std::size_t(ldc()) * np_, stream) {}
 
   int padded_m() const { return mp_; }
   int padded_n() const { return np_; }
   int padded_k() const { return kp_; }
   // The padded operands' leading dimensions: one padded line each (at least 1, as cuBLAS's rules want even when a
-  // size is 0). With k == 0 a K-contiguous operand (row-major A, column-major B) has lines of length 0, and the
-  // smallest legal ld, 1, would break the tile contract's ld rule; one tile's depth keeps it, and nothing is read.
-  int lda() const { return LayoutA::min_ld(mp_, std::max(kp_, Kernel::kContract.tile.k)); }
-  int ldb() const { return LayoutB::min_ld(std::max(kp_, Kernel::kContract.tile.k), np_); }
-  int ldc() const { return ColMajor::min_ld(mp_, np_); }
+  // size is 0), rounded up to the contract's ld multiple (a kernel with tile multiple 1, such as chapter 08's, pads no
+  // line, but TMA still wants 16-byte strides). With k == 0 a K-contiguous operand (row-major A, column-major B) has
+  // lines of length 0, and the smallest legal ld, 1, would break the tile contract's ld rule; one tile's depth keeps
+  // it, and nothing is read.
+  int lda() const { return ld_for<Input>(LayoutA::min_ld(mp_, std::max(kp_, Kernel::kContract.tile.k)), Kernel::kContract.ab); }
+  int ldb() const { return ld_for<Input>(LayoutB::min_ld(std::max(kp_, Kernel::kContract.tile.k), np_), Kernel::kContract.ab); }
+  int ldc() const { return ld_for<Out>(ColMajor::min_ld(mp_, np_), Kernel::kContract.c); }
 
   // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).
   void copy_in(const Input* A, int lda, const Input* B, int ldb, Acc beta, const Out* C, int ldc) {
-    copy_padded<LayoutA>(a_.data(), mp_, kp_, A, lda, m_, k_);
-    copy_padded<LayoutB>(b_.data(), kp_, np_, B, ldb, k_, n_);
-    if (beta != Acc(0)) copy_padded<ColMajor>(c_.data(), mp_, np_, C, ldc, m_, n_);
+    copy_padded<LayoutA>(a_.data(), this->lda(), mp_, kp_, A, lda, m_, k_);
+    copy_padded<LayoutB>(b_.data(), this->ldb(), kp_, np_, B, ldb, k_, n_);
+    if (beta != Acc(0)) copy_padded<ColMajor>(c_.data(), this->ldc(), mp_, np_, C, ldc, m_, n_);
   }
   // The kernel alone, on the padded operands.
   void run_kernel(Acc alpha, Acc beta) {
@@ -80,17 +83,22 @@ class PaddedOperands {
   // The m x n result into C; rows m..ldc-1 of each column of C are not written.
   void copy_out(Out* C, int ldc) {
     if (m_ == 0 || n_ == 0) return;
-    TC_CHECK(cudaMemcpy2DAsync(C, sizeof(Out) * ldc, c_.data(), sizeof(Out) * mp_, sizeof(Out) * m_, n_,
+    TC_CHECK(cudaMemcpy2DAsync(C, sizeof(Out) * ldc, c_.data(), sizeof(Out) * this->ldc(), sizeof(Out) * m_, n_,
                                cudaMemcpyDeviceToDevice, stream_));
   }
 
  private:
-  // dst (rows_p x cols_p stored as Layout, ld = one padded line) = src (rows x cols stored as Layout, ld_src), zero
-  // elsewhere. Both layouts are runs of contiguous lines, so one 2-D copy of line_count lines does either.
+  // The smallest multiple of the rule's ld bytes (in elements of T) that is >= ld.
+  template <typename T>
+  static int ld_for(int ld, const OperandRule& rule) {
+    const int multiple = int(sizeof(T)) < rule.ld_bytes ? rule.ld_bytes / int(sizeof(T)) : 1;
+    return round_up(ld, multiple);
+  }
+  // dst (rows_p x cols_p stored as Layout, ld_dst) = src (rows x cols stored as Layout, ld_src), zero elsewhere. Both
+  // layouts are runs of contiguous lines, so one 2-D copy of line_count lines does either.
   template <typename Layout, typename T>
-  void copy_padded(T* dst, int rows_p, int cols_p, const T* src, int ld_src, int rows, int cols) {
+  void copy_padded(T* dst, int ld_dst, int rows_p, int cols_p, const T* src, int ld_src, int rows, int cols) {
     if (rows_p == 0 || cols_p == 0) return;
-    const int ld_dst = Layout::line_length(rows_p, cols_p);
     // All-bits-zero is 0 for every element type here. Only the padding needs it, but one memset of the whole
     // buffer is simpler than two strips and costs the same bandwidth order as the copy.
     TC_CHECK(cudaMemsetAsync(dst, 0, sizeof(T) * ld_dst * std::size_t(Layout::line_count(rows_p, cols_p)), stream_));
@@ -151,8 +159,10 @@ void launch_whole_tiles(int m, int n, int k, typename Kernel::Precision::Accumul
 template <typename Kernel>
 MemoryNeed padded_operands_memory(int m, int n, int k) {
   auto up = [](int x, int multiple) { return (std::uint64_t(x) + multiple - 1) / multiple * multiple; };
-  const std::uint64_t mp = up(m, Kernel::kContract.tile.m), np = up(n, Kernel::kContract.tile.n);
-  const std::uint64_t kd = std::max(up(k, Kernel::kContract.tile.k), std::uint64_t(Kernel::kContract.tile.k));  // lda() and ldb()
+  // Every padded dimension also rounded up to 16 elements: no ld rule asks more (16 bytes of 1-byte elements), so this
+  // bounds what the ld rounding of lda(), ldb() and ldc() adds whichever dimension a layout's lines run along.
+  const std::uint64_t mp = up(up(m, Kernel::kContract.tile.m), 16), np = up(up(n, Kernel::kContract.tile.n), 16);
+  const std::uint64_t kd = up(std::max(up(k, Kernel::kContract.tile.k), std::uint64_t(Kernel::kContract.tile.k)), 16);
   using In = typename Kernel::Precision::Input;
   using Out = output_t<typename Kernel::Precision>;
   return {0, checked_sum({checked_bytes(checked_bytes(mp, kd), sizeof(In)), checked_bytes(checked_bytes(kd, np), sizeof(In)),

@@ -25,7 +25,7 @@ struct GemmCheckOutcome {
 template <typename T>
 bool padding_untouched(const GemmProblem& p, const std::vector<T>& out, const std::vector<T>& c_input) {
   T poison;
-  std::memset(&poison, std::is_integral_v<T> ? 0x80 : 0xFF, sizeof poison);
+  std::memset(static_cast<void*>(&poison), std::is_integral_v<T> ? 0x80 : 0xFF, sizeof poison);
   for (int j = 0; j < p.n; ++j)
     for (int i = p.m; i < p.ldc; ++i) {
       const std::size_t e = std::size_t(j) * p.ldc + i;

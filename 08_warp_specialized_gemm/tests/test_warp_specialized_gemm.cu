@@ -1,0 +1,155 @@
+// Chapter 08 tests. GPU (SM 9.0 only): step 4's epilogue probe (fp32 and bf16) against tc/layouts/epilogue.hpp; every
+// step, fp16 and bf16 in with fp32 C, and step 4 with bf16 C, through the chapter's two checks (integer operands
+// exactly, random ones against fp64) on one tile, several tiles and slices (more tiles than the persistent grid has
+// blocks, and an odd number of M tiles, so one cluster hangs over the edge), the ragged 4095 x 4097 x 33 (TMA clips:
+// with lda = ldb = 40 natively, with tight leading dimensions through the padded path), k = 0, and with (alpha,
+// beta) = (1, 0) and (0.5, 2); in [large], 4096^3 and 8192^3, and at 8192^3 step 4's output mutated on purpose must
+// fail the exact check (tc_test/mutation.hpp). Host: the budgets and slice bases, and the launchers' one-line
+// errors. The building blocks (cluster roles, ring across a cluster, staging chunk, stmatrix map, tile order) are
+// tested in common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
+#include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "probes.cuh"
+#include "step1_warp_specialized.cuh"
+#include "step2_persistent.cuh"
+#include "step3_cluster.cuh"
+#include "step4_tma_store.cuh"
+
+#include "tc/cublas_reference.hpp"
+#include "tc/padded_gemm.hpp"
+#include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
+#include "tc_test/mutation.hpp"
+
+#include <string>
+#include <utility>
+
+namespace {
+
+// One step (Gemm, a WsGemm) on (m, n, k) with the given leading dimensions (0: tight) through
+// tc::launch_gemm_any_size and the chapter's two checks, C's padding untouched.
+template <typename Gemm>
+void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, int ld_ab = 0) {
+  using In = typename Gemm::Precision::Input;
+  using Out = typename Gemm::Out;
+  tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  if (ld_ab > 0) p.lda = p.ldb = ld_ab;
+  const tc::test::GemmCheckOutcome r =
+      tc::test::check_both<In, Out>(cublas, p, 73, [&](const In* A, const In* B, Out* C) {
+        tc::launch_gemm_any_size<Gemm>(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
+      });
+  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " lda " << p.lda
+                  << " alpha " << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
+                  << "\nrandom: " << r.verdict.random.summary());
+  CHECK(r.verdict.passed());
+  CHECK(r.padding_untouched);
+}
+
+// f(WsGemm<Step, Tile, P>{}) for every step and precision.
+template <typename F>
+void for_each_gemm(F&& f) {
+  f(WsGemm<Step1WarpSpecialized, Step1Tile, tc::F16F32>{});
+  f(WsGemm<Step2Persistent, Step2Tile, tc::F16F32>{});
+  f(WsGemm<Step3Cluster, Step3Tile, tc::F16F32>{});
+  f(WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>{});
+  f(WsGemm<Step1WarpSpecialized, Step1Tile, tc::BF16F32>{});
+  f(WsGemm<Step2Persistent, Step2Tile, tc::BF16F32>{});
+  f(WsGemm<Step3Cluster, Step3Tile, tc::BF16F32>{});
+  f(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>{});
+  f(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>{});
+}
+
+template <typename Tile>
+void check_slice_bases() {
+  for (int stage = 0; stage < Tile::Stages; ++stage) {
+    const std::uint32_t a = stage * Tile::kStageBytes, b = a + Tile::kSliceABytes;
+    for (std::uint32_t base : {a, a + 64u * Tile::kRowBytes, b, b + std::uint32_t(Tile::kBPartRows) * Tile::kRowBytes}) {
+      INFO("stage " << stage << " slice at byte " << base);
+      CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, base) == nullptr);
+      CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, base + 128) != nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the tile plans keep the register and shared-memory budgets and start every slice on a swizzle atom",
+          "[tile]") {
+  check_slice_bases<Step1Tile>();
+  check_slice_bases<Step3Tile>();
+  check_slice_bases<Step4Tile>();
+  STATIC_REQUIRE(Step4Tile::kThreads == 384);
+  STATIC_REQUIRE((Step4Tile::kProducerRegisters + 2 * Step4Tile::kConsumerRegisters) * 128 <= 65536);
+  STATIC_REQUIRE(Step4Tile::kSmemBytes <= 227 * 1024);
+  STATIC_REQUIRE(Step4Tile::kEpilogueBytes == 2 * 2 * 8192);  // two 8 KB buffers per consumer
+  // The epilogue staging starts on a swizzle atom after the stages.
+  CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, Step4Tile::Stages * Step4Tile::kStageBytes) == nullptr);
+}
+
+TEST_CASE("the launchers reject bad arguments with one-line errors", "[errors]") {
+  for_each_gemm([](auto gemm) {
+    using G = decltype(gemm);
+    using In = typename G::Precision::Input;
+    const std::string lda = tc::test::thrown_message<std::invalid_argument>([] {
+      tc::launch_gemm_any_size<G>(64, 64, 64, 1.0f, static_cast<const In*>(nullptr), 32,
+                                  static_cast<const In*>(nullptr), 64, 0.0f, static_cast<typename G::Out*>(nullptr),
+                                  64, nullptr);
+    });
+    CHECK(lda.find("lda") != std::string::npos);
+    CHECK(lda.find('\n') == std::string::npos);
+  });
+}
+
+TEST_CASE("step 4's epilogue puts every register at its own (row, col) of C, fp32 and bf16", "[gpu][probe]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const EpilogueProbe f = probe_epilogue<float>(), b = probe_epilogue<__nv_bfloat16>();
+  CHECK(f.checked == 2 * 64 * 256);
+  CHECK(f.differ == 0);
+  CHECK(b.checked == 2 * 64 * 256);
+  CHECK(b.differ == 0);
+}
+
+TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_gemm([&](auto gemm) {
+    using G = decltype(gemm);
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+      check_gemm<G>(cublas, 128, 256, 64, alpha, beta);     // one tile, one slice
+      check_gemm<G>(cublas, 384, 512, 448, alpha, beta);    // 3 M tiles (a cluster over the edge), 7 slices
+      check_gemm<G>(cublas, 17, 33, 65, alpha, beta);       // the padded path (lda = 65)
+      check_gemm<G>(cublas, 4095, 4097, 33, alpha, beta, 40);  // TMA clips M, N and K
+    }
+    check_gemm<G>(cublas, 4095, 4097, 33, 1.0, 0.0);   // tight ld: the padded path
+    check_gemm<G>(cublas, 2560, 4352, 320, 1.0, 0.0);  // 340 tiles: every persistent block takes several
+    check_gemm<G>(cublas, 256, 256, 0, 1.0, 2.0);      // k = 0: C = beta * C
+  });
+}
+
+TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][large]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (int s : {4096, 8192})
+    for_each_gemm([&](auto gemm) {
+      for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
+        check_gemm<decltype(gemm)>(cublas, s, s, s, alpha, beta);
+    });
+}
+
+TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, and passes it untouched",
+          "[gpu][gemm][large][mutation]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  auto mutate = [&](auto gemm) {
+    using G = decltype(gemm);
+    using In = typename G::Precision::Input;
+    using Out = typename G::Out;
+    INFO(G::name << " " << G::Precision::name);
+    tc::test::check_mutations_fail<In, Out>(cublas, 8192, 83, [](const In* A, const In* B, Out* C, double alpha,
+                                                                 double beta) {
+      G::launch(8192, 8192, 8192, float(alpha), A, 8192, B, 8192, float(beta), C, 8192, nullptr);
+    });
+  };
+  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>{});
+  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>{});
+  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>{});
+}

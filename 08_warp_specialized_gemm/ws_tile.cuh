@@ -1,0 +1,138 @@
+// Chapter 08 -- what the four steps share: the block tile and its budgets, the shared-memory plan, the direct
+// epilogue of steps 1 to 3, and the launch struct with its tile contract.
+//
+// Every step computes C = alpha * A * B + beta * C with A row-major M x K and B column-major K x N (both K-major, as
+// wgmma reads them), fp16 or bf16 in, fp32 accumulate, C column-major (fp32; step 4 also bf16). A block has three
+// warpgroups: warpgroup 0 is the producer (one thread issues every TMA load), warpgroups 1 and 2 are the consumers,
+// each owning 64 rows of the 128 x 256 block tile as one m64n256k16 accumulator (128 fp32 registers a thread). K
+// advances one 64-element slice (tc/wgmma_slice.cuh) at a time through a ring of Stages slices.
+// Any M, N and K: TMA reads zeros past the edges of A and B, and the epilogues write only inside C, so a partial tile
+// costs a whole tile's math but needs no padded copies; only operands TMA cannot address (ld not a multiple of 16
+// bytes, a base not 16-byte aligned) take the padded path of tc/padded_gemm.hpp.
+#pragma once
+
+#include "tc/check.hpp"
+#include "tc/dynamic_smem.hpp"
+#include "tc/layouts/cluster.hpp"
+#include "tc/layouts/tags.hpp"
+#include "tc/layouts/wgmma.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/tile_contract.hpp"
+#include "tc/types.hpp"
+#include "tc/wgmma_slice.cuh"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+// [doc:tile]
+// The block tile: 128 x 256 of C per block, K in slices of 64, Stages slices in flight, ClusterM blocks per cluster
+// along M (sharing B), EpilogueBytes of shared memory for step 4's staging.
+template <int Stages_, int ClusterM_ = 1, int EpilogueBytes_ = 0>
+struct WsTile {
+  static constexpr int BlockM = 128, BlockN = 256, BlockK = tc::kSliceK, Stages = Stages_, ClusterM = ClusterM_;
+  static constexpr int kConsumers = 2;                   // warpgroups 1 and 2, 64 rows of the tile each
+  static constexpr int kThreads = 128 * (1 + kConsumers);  // and the producer, warpgroup 0
+  static constexpr int kAccumulators = BlockN / 2;       // fp32 registers a consumer thread holds
+  static constexpr int kRowBytes = BlockK * 2;           // one operand row of a slice: 64 16-bit elements
+  static constexpr int kSliceABytes = BlockM * kRowBytes, kSliceBBytes = BlockN * kRowBytes;
+  static constexpr int kStageBytes = kSliceABytes + kSliceBBytes;
+  static constexpr int kBPartRows = BlockN / ClusterM;   // the part of B each block of a cluster loads and multicasts
+  static constexpr int kEpilogueBytes = EpilogueBytes_;
+  static constexpr int kAlign = 1024;                    // the 128B swizzle's repeat (tc::aligned_smem)
+  static constexpr int kSmemBytes = Stages * kStageBytes + kEpilogueBytes + kAlign + 2 * Stages * 8;
+  // Registers. The block's 384 threads start with the kernel's count (at most 65536 / 384 = 168, from
+  // __launch_bounds__(384, 1)); then the producer gives registers back and the consumers take them (setmaxnreg).
+  static constexpr int kProducerRegisters = 40;   // a loop counter, coordinates, addresses: 40 is ample
+  static constexpr int kConsumerRegisters = 232;  // 128 accumulators, descriptors, addresses, epilogue temporaries
+  static_assert((kProducerRegisters + kConsumers * kConsumerRegisters) * 128 <= 65536,
+                "after setmaxnreg the warpgroups' registers must fit the SM's 65,536");
+  static_assert(kConsumerRegisters >= kAccumulators + 64, "the accumulators and room for everything else");
+  static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
+  static_assert(kSliceABytes % kAlign == 0 && kSliceBBytes % kAlign == 0, "every slice starts on a swizzle atom");
+  static_assert((kBPartRows * kRowBytes) % kAlign == 0, "every block's part of B starts on a swizzle atom");
+  static_assert(kEpilogueBytes % kAlign == 0, "the staging buffers start on a swizzle atom too");
+  static_assert(BlockM <= 256 && kBPartRows <= 256, "a TMA box holds at most 256 rows");
+  static_assert(ClusterM >= 1 && ClusterM <= 2, "clusters larger than 2 have been reported slower for GEMM");
+};
+// [/doc:tile]
+
+// The carve-up of the dynamic shared memory: the stages (A then B), the epilogue's staging, then the barriers.
+template <typename Tile>
+struct WsSmem {
+  unsigned char* stages;
+  unsigned char* epilogue;
+  std::uint64_t* full;   // [Stages]: the slice landed (the TMA's bytes)
+  std::uint64_t* empty;  // [Stages]: every consumer (of every block of the cluster) released it
+  __device__ explicit WsSmem(unsigned char* raw)
+      : stages(tc::aligned_smem(raw)), epilogue(stages + Tile::Stages * Tile::kStageBytes),
+        full(reinterpret_cast<std::uint64_t*>(epilogue + Tile::kEpilogueBytes)), empty(full + Tile::Stages) {}
+  __device__ unsigned char* a(int stage) const { return stages + stage * Tile::kStageBytes; }
+  __device__ unsigned char* b(int stage) const { return a(stage) + Tile::kSliceABytes; }
+};
+
+// [doc:direct_epilogue]
+// Steps 1 to 3's epilogue: C = alpha * acc + beta * C straight from the registers, for this warpgroup's 64 x 256 part
+// of the tile at (row0, col0), each register at tc::wgmma_m64nNk16_d_coord, only where it lies inside the m x n C.
+// C column-major (ldc); beta == 0 does not read C.
+struct DirectEpilogue {
+  struct Params {
+    float* C;
+    int ldc;
+  };
+  template <int N>
+  __device__ static void store(const Params& out, const float (&acc)[N / 2], int m, int n, int row0, int col0,
+                               float alpha, float beta, int /*consumer*/, unsigned char* /*staging*/) {
+    const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) {
+      const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
+      const int row = row0 + p.row, col = col0 + p.col;
+      if (row < m && col < n) {
+        float* c = out.C + row + static_cast<std::size_t>(col) * out.ldc;
+        *c = beta != 0.0f ? alpha * acc[i] + beta * *c : alpha * acc[i];
+      }
+    }
+  }
+  __device__ static void finish(const Params& /*out*/, int /*consumer*/) {}  // no stores left in flight
+};
+// [/doc:direct_epilogue]
+
+// A's and B's maps: boxes of BlockM rows of A and of one block's part of B (kBPartRows). k = 0 loads no slice (the
+// kernel only scales C by beta), and a tensor map cannot have an empty dimension, so then both are left empty.
+template <typename Tile, typename Input>
+std::pair<CUtensorMap, CUtensorMap> operand_maps(int m, int n, int k, const Input* A, int lda, const Input* B,
+                                                 int ldb) {
+  if (k == 0) return {};
+  return {tc::k_major_map(A, m, k, lda, Tile::BlockM), tc::k_major_map(B, n, k, ldb, Tile::kBPartRows)};
+}
+
+// [doc:launch]
+// A step as the project's launchers take it (tc/padded_gemm.hpp): Step::launch_kernel<Tile, Precision> enqueues it
+// on operands that keep kContract. Any m, n, k (TMA clips); A and B as TMA reads them; C as the step's epilogue
+// writes it (Step::kCRule: scalar stores, or a TMA store's 16-byte rule).
+template <typename Step_, typename Tile_, typename Precision_>
+struct WsGemm {
+  using Step = Step_;
+  using Tile = Tile_;
+  using Precision = Precision_;
+  using LayoutA = tc::RowMajor;
+  using LayoutB = tc::ColMajor;
+  using Out = tc::output_t<Precision>;
+  static constexpr const char* name = Step::name;
+  static constexpr tc::TileContract kContract{{1, 1, 1}, tc::kTmaOperandRule, Step::kCRule};
+
+  // Enqueues the step. Preconditions: valid arguments that keep kContract, m, n > 0 (checked once, by
+  // tc::launch_gemm_any_size); an SM 9.0 GPU. Errors: std::runtime_error when the GPU has too little shared memory;
+  // std::invalid_argument from the tensor maps; tc::CudaError when the launch fails.
+  static void launch(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
+                     const typename Precision::Input* B, int ldb, float beta, Out* C, int ldc, cudaStream_t stream) {
+    Step::template launch_kernel<Tile, Precision>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+// [/doc:launch]
+
+__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
