@@ -2,27 +2,28 @@
 // epilogue: the steps from chapter 07's ring to cuBLAS's speed and past it.
 //
 // Read top to bottom: (1) the command line and the steps, for fp16 and bf16 inputs with fp32 C, and bf16 C; (2) on
-// the host, the plan the kernels keep: registers after setmaxnreg, shared memory, who loads what in a cluster, and
-// the tile order's L2 footprint (this part runs on any machine); (3) the GPU (an H100 or H200: sm_90a code runs on
-// SM 9.0 alone) and the memory; (4) the probe: step 4's epilogue against tc/layouts/epilogue.hpp; (5) the wgmma
-// ceiling; (6) every step verified on integer and random operands and timed beside cuBLAS, by the driver; (7) the
-// best step and cuBLAS on all-zero operands, where the power limit does not bite; (8) what each kernel costs in
-// registers and shared memory; (9) the verdict. Exit codes: README.md, "Exit codes".
+// the host, the plan the kernels keep: registers after setmaxnreg, shared memory, who loads what in a cluster, the
+// tile order's L2 footprint, and with --svg the figures (this part runs on any machine); (3) the GPU (an H100 or
+// H200: sm_90a code runs on SM 9.0 alone) and the memory; (4) the probe: step 4's epilogue against
+// tc/layouts/epilogue.hpp; (5) the wgmma ceiling; (6) every step verified on integer and random operands and timed
+// beside cuBLAS, by the driver; (7) the best step and cuBLAS on all-zero operands, where the power limit does not
+// bite; (8) what each kernel costs in registers and shared memory; (9) the verdict. Exit codes: README.md, "Exit
+// codes".
+#include <cstdio>
+#include <string>
+
 #include "probes.cuh"
 #include "step1_warp_specialized.cuh"
 #include "step2_persistent.cuh"
 #include "step3_cluster.cuh"
 #include "step4_tma_store.cuh"
-
 #include "tc/chapter_driver.cuh"
 #include "tc/cublas_reference.hpp"
 #include "tc/gemm_driver.hpp"
 #include "tc/layouts/tile_order.hpp"
 #include "tc/main.hpp"
 #include "tc/wgmma_ceiling.cuh"
-
-#include <cstdio>
-#include <string>
+#include "tools/figures.hpp"
 
 namespace {
 
@@ -36,15 +37,16 @@ tc::DriverGroup<typename P::Input, float> steps() {
 using Best = WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>;
 
 // (2) The plan, on the host.
-void explain() {
+void explain(const tc::RunOptions& o) {
   using T = Step4Tile;
   std::printf("\n== the plan (ws_tile.cuh): one producer and %d consumer warpgroups, a %d x %d tile, %d stages ==\n",
               T::kConsumers, T::BlockM, T::BlockN, T::Stages);
-  std::printf("registers after setmaxnreg: producer %d + %d consumers x %d = %d a thread-row, x 128 threads = %d of "
-              "65536\n",
-              T::kProducerRegisters, T::kConsumers, T::kConsumerRegisters,
-              T::kProducerRegisters + T::kConsumers * T::kConsumerRegisters,
-              128 * (T::kProducerRegisters + T::kConsumers * T::kConsumerRegisters));
+  std::printf(
+      "registers after setmaxnreg: producer %d + %d consumers x %d = %d a thread-row, x 128 threads = %d of "
+      "65536\n",
+      T::kProducerRegisters, T::kConsumers, T::kConsumerRegisters,
+      T::kProducerRegisters + T::kConsumers * T::kConsumerRegisters,
+      128 * (T::kProducerRegisters + T::kConsumers * T::kConsumerRegisters));
   std::printf("shared memory: %d stages x %d B + epilogue staging %d B + alignment and barriers = %d B of %d\n",
               T::Stages, T::kStageBytes, T::kEpilogueBytes, T::kSmemBytes, 227 * 1024);
   std::printf("cluster of %d along M: each block loads A (%d B) and %d rows of B (%d B) a slice, and receives %d B\n",
@@ -58,9 +60,11 @@ void explain() {
                                                 g.count(), panel_a, panel_b);
   const auto row_major =
       tc::wave_footprint_bytes([&](int t) { return tc::row_major_tile(g, t); }, 0, 128, g.count(), panel_a, panel_b);
-  std::printf("tile order at 8192^3, first wave of 128 tiles: grouped(%d) reads %.1f MB of A and B panels, row-major "
-              "%.1f MB (L2: 50 MB on an H100, 60 MB on an H200)\n",
-              kGroupTiles, grouped / 1e6, row_major / 1e6);
+  std::printf(
+      "tile order at 8192^3, first wave of 128 tiles: grouped(%d) reads %.1f MB of A and B panels, row-major "
+      "%.1f MB (L2: 50 MB on an H100, 60 MB on an H200)\n",
+      kGroupTiles, grouped / 1e6, row_major / 1e6);
+  if (!o.svg_dir.empty()) tc::write_figures(o.svg_dir, chapter_figures());
 }
 
 // (7) The best step and cuBLAS on all-zero operands at every size (the power limit's share of the ratio).
@@ -95,11 +99,13 @@ void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas)
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line, and the steps: A row-major (op T), B column-major (op N), fp32 accumulate.
-    tc::DriverConfig config{tc::this_chapter(), "Chapter 08: warp-specialized, persistent, clustered wgmma GEMM",
+    tc::DriverConfig config{tc::this_chapter(),
+                            "Chapter 08: warp-specialized, persistent, clustered wgmma GEMM",
                             "a producer warpgroup and two consumer warpgroups (setmaxnreg), a persistent tile "
                             "scheduler, 2-block clusters with TMA multicast and a TMA-store epilogue (fp16 or bf16 "
                             "in, fp32 accumulate, fp32 or bf16 C), timed against cuBLAS and the wgmma ceiling.",
-                            "(no figures yet)", {"f16", "bf16", "bf16-out"},
+                            "write the chapter's figures (as 08_figures does) into this folder",
+                            {"f16", "bf16", "bf16-out"},
                             "input precision, or bf16-out: bf16 in and out (fp32 accumulation either way)"};
     config.default_sizes = "4096,6144,8192";
     config.default_repeats = 20;
@@ -112,16 +118,18 @@ int main(int argc, char** argv) {
       driver.add(tc::driver_group<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>>(tc::BF16F32BF16::name));
 
     // (2) Explain, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
-    explain();
+    explain(driver.options());
     driver.require_gpu("chapter 08 (warp-specialized wgmma kernels, sm_90a)");
     const int step2_blocks =
         resident_blocks<Step2Tile, persistent_gemm_kernel<Step2Tile, __half, DirectEpilogue>>(Step2Persistent::name);
-    const int step4_blocks = resident_blocks<Step4Tile, persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>>(
-        Step4TmaStore::name);
-    std::printf("persistent grids on this GPU (step2_persistent.cuh, persistent_blocks): step 2 %d of %d resident "
-                "blocks; steps 3 and 4 %d of %d (clusters of 2)\n",
-                persistent_blocks<Step2Tile>(step2_blocks, 1 << 30), step2_blocks,
-                persistent_blocks<Step4Tile>(step4_blocks, 1 << 30), step4_blocks);
+    const int step4_blocks =
+        resident_blocks<Step4Tile, persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>>(
+            Step4TmaStore::name);
+    std::printf(
+        "persistent grids on this GPU (step2_persistent.cuh, persistent_blocks): step 2 %d of %d resident "
+        "blocks; steps 3 and 4 %d of %d (clusters of 2)\n",
+        persistent_blocks<Step2Tile>(step2_blocks, 1 << 30), step2_blocks,
+        persistent_blocks<Step4Tile>(step4_blocks, 1 << 30), step4_blocks);
 
     // (4) The probe: step 4's epilogue against the layout functions.
     std::printf("\n== probe: step 4's epilogue on registers that name their coordinates (probes.cuh) ==\n");
@@ -136,12 +144,19 @@ int main(int argc, char** argv) {
 
     // (5) The ceiling, in this process: the table reports each step's share of it.
     const tc::RunOptions& o = driver.options();
-    const tc::WgmmaCeiling ceiling = tc::measure_wgmma_ceiling<Step4Tile::BlockN, Step4Tile::kConsumers>(o.warmup,
-                                                                                                      o.repeats);
-    std::printf("\n== the wgmma ceiling (tc/wgmma_ceiling.cuh): two m64n256k16 warpgroups, one block per SM ==\n"
-                "%.1f TFLOP/s (median of %d launches, %.3f ms each); the datasheet's dense fp16/bf16 peak is 989\n",
-                ceiling.tflops, o.repeats, ceiling.median_ms);
+    const tc::WgmmaCeiling ceiling =
+        tc::measure_wgmma_ceiling<Step4Tile::BlockN, Step4Tile::kConsumers>(o.warmup, o.repeats);
+    std::printf(
+        "\n== the wgmma ceiling (tc/wgmma_ceiling.cuh): two m64n256k16 warpgroups, one block per SM ==\n"
+        "%.1f TFLOP/s (median of %d launches, %.3f ms each)\n",
+        ceiling.tflops, o.repeats, ceiling.median_ms);
     driver.set_ceiling(ceiling.tflops);
+    // The datasheet's dense fp16/bf16 peak of the H100 and H200 SXM, quoted in docs/external_figures.md: no kernel
+    // reaches it, but it is the figure people compare with.
+    constexpr double kDatasheetPeakTflops = 989.0;
+    driver.set_peak(kDatasheetPeakTflops,
+                    "the H100/H200 SXM datasheet's dense fp16/bf16 peak, 989 TFLOP/s "
+                    "(docs/external_figures.md)");
 
     // (6) Every step at every size: verified, timed, tabled.
     all_ok &= driver.run();
@@ -160,8 +175,7 @@ int main(int argc, char** argv) {
           Step2Tile::kSmemBytes);
     print(Step3Cluster::name, tc::kernel_resources(persistent_gemm_kernel<Step3Tile, __half, DirectEpilogue>),
           Step3Tile::kSmemBytes);
-    print(Step4TmaStore::name,
-          tc::kernel_resources(persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>),
+    print(Step4TmaStore::name, tc::kernel_resources(persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>),
           Step4Tile::kSmemBytes);
     std::printf("registers: the count every thread starts with; setmaxnreg then moves them (the plan above)\n");
 

@@ -7,20 +7,19 @@
 // col, everywhere: the hardware's stmatrix, swizzle and TMA store against the layout functions, end to end.
 #pragma once
 
-#include "step4_tma_store.cuh"
-
-#include "tc/check.hpp"
-#include "tc/device_buffer.hpp"
-
 #include <cuda_bf16.h>
 
 #include <vector>
 
+#include "step4_tma_store.cuh"
+#include "tc/check.hpp"
+#include "tc/device_buffer.hpp"
+
 // [doc:probe]
 // 128 threads (one consumer warpgroup); C column-major 64 x 256 (ldc 64) through out.map_c; which 0: rows, 1: columns.
 template <typename Out>
-__global__ void __launch_bounds__(128) epilogue_probe_kernel(const __grid_constant__ typename TmaStoreEpilogue<Out>::Params out,
-                                                             int which) {
+__global__ void __launch_bounds__(128)
+    epilogue_probe_kernel(const __grid_constant__ typename TmaStoreEpilogue<Out>::Params out, int which) {
   extern __shared__ unsigned char smem_raw[];
   unsigned char* staging = tc::aligned_smem(smem_raw);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;

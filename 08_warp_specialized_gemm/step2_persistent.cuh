@@ -10,15 +10,14 @@
 // the Epilogue is step 4's (step4_tma_store.cuh) or the direct one (ws_tile.cuh).
 #pragma once
 
-#include "ws_tile.cuh"
+#include <algorithm>
 
 #include "tc/cluster.cuh"
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/layouts/tile_order.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/warpgroup.cuh"
-
-#include <algorithm>
+#include "ws_tile.cuh"
 
 // Tile rows walked together (tc::grouped_tile): 16 A panels and 8 B panels per wave of 128 tiles. A sweep on the H200
 // at 8192^3 (docs/08, "The tile order") measured groups of 4, 8, 16 and 32 rows; 16 was fastest.
@@ -31,8 +30,9 @@ inline constexpr int kGroupTiles = 16;
 // "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
 template <typename Tile, typename Input, typename Epilogue>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
-    persistent_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                           int m, int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out) {
+    persistent_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                           int n, int k, float alpha, float beta,
+                           const __grid_constant__ typename Epilogue::Params out) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   extern __shared__ unsigned char smem_raw[];
   const WsSmem<Tile> smem(smem_raw);
@@ -55,8 +55,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   }
   // No thread waits on a barrier before it exists; with clusters, no peer multicasts into this block or arrives on
   // its barriers before they exist either (the cluster barrier orders the peers' first use after the init).
-  if constexpr (kCluster > 1) tc::cluster_sync();
-  else __syncthreads();
+  if constexpr (kCluster > 1)
+    tc::cluster_sync();
+  else
+    __syncthreads();
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
@@ -86,7 +88,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
     const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
-    auto release = [&](int stage) {  // to this block's producer and, with clusters, to every peer's
+    auto release = [&](int stage) {              // to this block's producer and, with clusters, to every peer's
       if constexpr (kCluster > 1) {
         for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(tc::mapa_shared_cluster(&smem.empty[stage], r));
       } else {
@@ -100,7 +102,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       for (int s = 0; s < slices; ++s, ++it) {
         const tc::RingSlot slot = tc::ring_slot(it, S);
         tc::mbarrier_wait_parity(&smem.full[slot.stage], slot.parity);
-        tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(smem.a(slot.stage)) + consumer * 64 * Tile::kRowBytes,
+        tc::mma_slice<Tile::BlockN, Input>(acc,
+                                           tc::shared_address(smem.a(slot.stage)) + consumer * 64 * Tile::kRowBytes,
                                            tc::shared_address(smem.b(slot.stage)));
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
         if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);

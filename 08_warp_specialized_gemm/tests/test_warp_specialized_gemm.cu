@@ -7,21 +7,21 @@
 // fail the exact check (tc_test/mutation.hpp). Host: the budgets and slice bases, and the launchers' one-line
 // errors. The building blocks (cluster roles, ring across a cluster, staging chunk, stmatrix map, tile order) are
 // tested in common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
+#include <string>
+#include <utility>
+
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "probes.cuh"
 #include "step1_warp_specialized.cuh"
 #include "step2_persistent.cuh"
 #include "step3_cluster.cuh"
 #include "step4_tma_store.cuh"
-
 #include "tc/cublas_reference.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
 #include "tc_test/mutation.hpp"
-
-#include <string>
-#include <utility>
+#include "tools/figures.hpp"
 
 namespace {
 
@@ -37,8 +37,8 @@ void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alph
       tc::test::check_both<In, Out>(cublas, p, 73, [&](const In* A, const In* B, Out* C) {
         tc::launch_gemm_any_size<Gemm>(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
       });
-  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " lda " << p.lda
-                  << " alpha " << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
+  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " lda " << p.lda << " alpha "
+                  << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
                   << "\nrandom: " << r.verdict.random.summary());
   CHECK(r.verdict.passed());
   CHECK(r.padding_untouched);
@@ -62,7 +62,8 @@ template <typename Tile>
 void check_slice_bases() {
   for (int stage = 0; stage < Tile::Stages; ++stage) {
     const std::uint32_t a = stage * Tile::kStageBytes, b = a + Tile::kSliceABytes;
-    for (std::uint32_t base : {a, a + 64u * Tile::kRowBytes, b, b + std::uint32_t(Tile::kBPartRows) * Tile::kRowBytes}) {
+    for (std::uint32_t base :
+         {a, a + 64u * Tile::kRowBytes, b, b + std::uint32_t(Tile::kBPartRows) * Tile::kRowBytes}) {
       INFO("stage " << stage << " slice at byte " << base);
       CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, base) == nullptr);
       CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, base + 128) != nullptr);
@@ -71,6 +72,17 @@ void check_slice_bases() {
 }
 
 }  // namespace
+
+TEST_CASE("the committed figures are what tools/figures.hpp draws, with the kernels' constants", "[figures]") {
+  STATIC_REQUIRE(figures::kStages == Step4Tile::Stages);
+  STATIC_REQUIRE(figures::kStages == Step2Tile::Stages);
+  STATIC_REQUIRE(figures::kGroupTiles == kGroupTiles);
+  STATIC_REQUIRE(figures::kClusterM == Step4Tile::ClusterM);
+  // 66 resident clusters on an H200's 132 SMs, rounded down to whole groups of 8 cluster rows: the figure's waves.
+  CHECK(persistent_blocks<Step4Tile>(132, 1 << 30) == 2 * figures::kWaveClusters);
+  tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/08_warp_specialized_gemm/08_figures --out docs/figures");
+}
 
 TEST_CASE("the tile plans keep the register and shared-memory budgets and start every slice on a swizzle atom",
           "[tile]") {
@@ -91,8 +103,8 @@ TEST_CASE("the launchers reject bad arguments with one-line errors", "[errors]")
     using In = typename G::Precision::Input;
     const std::string lda = tc::test::thrown_message<std::invalid_argument>([] {
       tc::launch_gemm_any_size<G>(64, 64, 64, 1.0f, static_cast<const In*>(nullptr), 32,
-                                  static_cast<const In*>(nullptr), 64, 0.0f, static_cast<typename G::Out*>(nullptr),
-                                  64, nullptr);
+                                  static_cast<const In*>(nullptr), 64, 0.0f, static_cast<typename G::Out*>(nullptr), 64,
+                                  nullptr);
     });
     CHECK(lda.find("lda") != std::string::npos);
     CHECK(lda.find('\n') == std::string::npos);
@@ -114,9 +126,9 @@ TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes 
   for_each_gemm([&](auto gemm) {
     using G = decltype(gemm);
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-      check_gemm<G>(cublas, 128, 256, 64, alpha, beta);     // one tile, one slice
-      check_gemm<G>(cublas, 384, 512, 448, alpha, beta);    // 3 M tiles (a cluster over the edge), 7 slices
-      check_gemm<G>(cublas, 17, 33, 65, alpha, beta);       // the padded path (lda = 65)
+      check_gemm<G>(cublas, 128, 256, 64, alpha, beta);        // one tile, one slice
+      check_gemm<G>(cublas, 384, 512, 448, alpha, beta);       // 3 M tiles (a cluster over the edge), 7 slices
+      check_gemm<G>(cublas, 17, 33, 65, alpha, beta);          // the padded path (lda = 65)
       check_gemm<G>(cublas, 4095, 4097, 33, alpha, beta, 40);  // TMA clips M, N and K
     }
     check_gemm<G>(cublas, 4095, 4097, 33, 1.0, 0.0);   // tight ld: the padded path
@@ -144,10 +156,10 @@ TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, a
     using In = typename G::Precision::Input;
     using Out = typename G::Out;
     INFO(G::name << " " << G::Precision::name);
-    tc::test::check_mutations_fail<In, Out>(cublas, 8192, 83, [](const In* A, const In* B, Out* C, double alpha,
-                                                                 double beta) {
-      G::launch(8192, 8192, 8192, float(alpha), A, 8192, B, 8192, float(beta), C, 8192, nullptr);
-    });
+    tc::test::check_mutations_fail<In, Out>(
+        cublas, 8192, 83, [](const In* A, const In* B, Out* C, double alpha, double beta) {
+          G::launch(8192, 8192, 8192, float(alpha), A, 8192, B, 8192, float(beta), C, 8192, nullptr);
+        });
   };
   mutate(WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>{});
   mutate(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>{});

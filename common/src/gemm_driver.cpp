@@ -58,7 +58,8 @@ class Table {
 
 }  // namespace
 
-std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops) {
+std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops,
+                           double peak_tflops, const std::string& peak_what) {
   const bool all_integer = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const DriverRow& r) {
     return r.integer;
   });
@@ -67,6 +68,7 @@ std::string format_results(const std::vector<DriverRow>& rows, const RunOptions&
   for (const char* h : {"size", "kernel", "type", "op"}) t.column(h, false);
   for (const std::string& h : {std::string("ms"), rate, "cuBLAS " + rate, std::string("% cuBLAS")}) t.column(h, true);
   if (ceiling_tflops > 0.0) t.column("% ceiling", true);
+  if (peak_tflops > 0.0) t.column("% peak", true);
   for (const char* h : {"ms w/ copies", "worst |err|"}) t.column(h, true);
   t.column("verdict", false);
   for (const DriverRow& r : rows) {
@@ -76,6 +78,7 @@ std::string format_results(const std::vector<DriverRow>& rows, const RunOptions&
     cells.push_back(r.cublas_ms > 0.0 ? fixed(tflops(flops, r.cublas_ms), 1) : "-");
     cells.push_back(r.cublas_ms > 0.0 ? fixed(100.0 * r.cublas_ms / r.ms, 1) + "%" : "-");
     if (ceiling_tflops > 0.0) cells.push_back(fixed(100.0 * tflops(flops, r.ms) / ceiling_tflops, 1) + "%");
+    if (peak_tflops > 0.0) cells.push_back(fixed(100.0 * tflops(flops, r.ms) / peak_tflops, 1) + "%");
     cells.push_back(r.ms_with_copies > 0.0 ? fixed(r.ms_with_copies, 4) : "-");
     char error[32];
     std::snprintf(error, sizeof error, "%.3g", r.worst_error);
@@ -94,6 +97,7 @@ std::string format_results(const std::vector<DriverRow>& rows, const RunOptions&
       "the\nsame precision and op (op(A) op(B) as transa transb; N: column-major as stored) on the same operands, "
       "timed in this\nprocess";
   if (ceiling_tflops > 0.0) legend += "; % ceiling: of the " + fixed(ceiling_tflops, 1) + " TFLOP/s measured above";
+  if (peak_tflops > 0.0) legend += ";\n% peak: of " + peak_what;
   legend +=
       ".\nms w/ copies: the whole launch where the operands broke the kernel's tile contract and went through padded "
       "copies (ms is\nthen the kernel alone); \"-\": none were needed. worst |err|: the timed (random) operands "
@@ -197,7 +201,7 @@ const CublasHandle& GemmDriver::cublas() {
 bool GemmDriver::run() {
   for (const GemmShape& s : options_.sizes)
     for (const Group& g : groups_) g.run(s);
-  std::printf("\n%s", format_results(rows_, options_, ceiling_tflops_).c_str());
+  std::printf("\n%s", format_results(rows_, options_, ceiling_tflops_, peak_tflops_, peak_what_).c_str());
   std::set<std::string> printed;
   for (const std::string& note : notes_)
     if (printed.insert(note).second) std::printf("%s\n", note.c_str());

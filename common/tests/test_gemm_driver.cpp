@@ -62,6 +62,12 @@ TEST_CASE("the results table shows % of a measured ceiling, the copies' time, an
   tc::DriverRow integer = row("skew 16", 1.0, 1.0);
   integer.integer = true;
   CHECK(tc::format_results({integer}, tc::RunOptions{}, 0.0).find("cuBLAS TOPS") != std::string::npos);
+  // A datasheet peak: its own column, and the legend names its source.
+  const std::string peak = tc::format_results({padded}, o, 0.0, 8.5899346, "a datasheet (its source)");
+  CHECK(peak.find("% peak") != std::string::npos);
+  CHECK(peak.find("25.0%") != std::string::npos);
+  CHECK(peak.find("% peak: of a datasheet (its source)") != std::string::npos);
+  CHECK(peak.find("% ceiling") == std::string::npos);
 }
 
 TEST_CASE("ladder rows carry the chapter, the table's names and both times", "[driver]") {

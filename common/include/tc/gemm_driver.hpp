@@ -175,8 +175,10 @@ struct DriverRow {
 };
 
 // The results table: a header naming the statistic, one line per row (columns sized to fit), and a legend.
-// ceiling_tflops > 0 adds a "% ceiling" column. Errors: none.
-std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops);
+// ceiling_tflops > 0 adds a "% ceiling" column; peak_tflops > 0 a "% peak" column, which the legend says is of
+// peak_what (a datasheet figure and its source). Errors: none.
+std::string format_results(const std::vector<DriverRow>& rows, const RunOptions& o, double ceiling_tflops,
+                           double peak_tflops = 0.0, const std::string& peak_what = "");
 
 // The rows as benchmark-ladder rows of chapter `chapter`.
 std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<DriverRow>& rows);
@@ -203,6 +205,12 @@ class GemmDriver {
   void add(DriverGroup<TIn, TOut> group);
   // A ceiling the chapter measured in this process (TFLOP/s): the table gains a "% ceiling" column.
   void set_ceiling(double tflops) { ceiling_tflops_ = tflops; }
+  // A peak from outside the program (a datasheet's), with what it is and where it comes from: the table gains a
+  // "% peak" column.
+  void set_peak(double tflops, std::string what) {
+    peak_tflops_ = tflops;
+    peak_what_ = std::move(what);
+  }
 
   // The GPU (SM >= config.min_sm, else exit 77) and the memory of every group at every size (else exit 6), before
   // anything is allocated. Call after add(). Returns the device.
@@ -234,6 +242,8 @@ class GemmDriver {
   std::vector<VerificationRow> checks_;
   std::vector<std::string> notes_;
   double ceiling_tflops_ = 0.0;
+  double peak_tflops_ = 0.0;
+  std::string peak_what_;
   std::unique_ptr<CublasHandle> cublas_;
   DeviceInfo device_{};
 };

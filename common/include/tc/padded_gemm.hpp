@@ -65,8 +65,12 @@ class PaddedOperands {
   // line, but TMA still wants 16-byte strides). With k == 0 a K-contiguous operand (row-major A, column-major B) has
   // lines of length 0, and the smallest legal ld, 1, would break the tile contract's ld rule; one tile's depth keeps
   // it, and nothing is read.
-  int lda() const { return ld_for<Input>(LayoutA::min_ld(mp_, std::max(kp_, Kernel::kContract.tile.k)), Kernel::kContract.ab); }
-  int ldb() const { return ld_for<Input>(LayoutB::min_ld(std::max(kp_, Kernel::kContract.tile.k), np_), Kernel::kContract.ab); }
+  int lda() const {
+    return ld_for<Input>(LayoutA::min_ld(mp_, std::max(kp_, Kernel::kContract.tile.k)), Kernel::kContract.ab);
+  }
+  int ldb() const {
+    return ld_for<Input>(LayoutB::min_ld(std::max(kp_, Kernel::kContract.tile.k), np_), Kernel::kContract.ab);
+  }
   int ldc() const { return ld_for<Out>(ColMajor::min_ld(mp_, np_), Kernel::kContract.c); }
 
   // Zero-padded copies of A and B, and of C when beta != 0 (with beta == 0 neither C nor its copy is read).

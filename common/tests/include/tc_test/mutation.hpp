@@ -4,7 +4,8 @@
 // check_mutations_fail<TIn, TOut>(cublas, s, step) runs `step` (A row-major lda = s, B column-major ldb = s, C
 // column-major ldc = s, all s x s, C of TOut: fp32 by default) for (alpha, beta) = (1, 0) and (0.5, 2) under six
 // mutations, each one kind of bug a kernel can have: a K column dropped (A's column zeroed), a K column counted twice
-// (doubled), A read transposed, alpha 1/64 too large, beta wrong by 1, one 16 x 8 tile left unwritten. step(A, B, C, alpha, beta) enqueues the kernel on the default stream.
+// (doubled), A read transposed, alpha 1/64 too large, beta wrong by 1, one 16 x 8 tile left unwritten.
+// step(A, B, C, alpha, beta) enqueues the kernel on the default stream.
 // Preconditions: s >= 4112 (the unwritten tile sits at rows 4096.., columns 2048..). Errors: those of
 // tc/gemm_check.hpp, tc::CudaError. Catch2 CHECKs record each verdict.
 #pragma once
