@@ -23,21 +23,10 @@
 
 namespace {
 
-// One step (Gemm, a WgmmaGemm) on (m, n, k) through tc::launch_gemm_any_size and the chapter's two checks, C's
-// padding untouched.
+// One step through tc::launch_gemm_any_size and the chapter's two checks (tc_test/gemm.hpp).
 template <typename Gemm>
 void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta) {
-  using In = typename Gemm::Precision::Input;
-  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
-  const tc::test::GemmCheckOutcome r =
-      tc::test::check_both<In, float>(cublas, p, 71, [&](const In* A, const In* B, float* C) {
-        tc::launch_gemm_any_size<Gemm>(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
-      });
-  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " alpha " << alpha
-                  << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
-                  << "\nrandom: " << r.verdict.random.summary());
-  CHECK(r.verdict.passed());
-  CHECK(r.padding_untouched);
+  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 71);
 }
 
 // f(WgmmaGemm<Step, Tile, P>{}) for every step and both precisions.

@@ -25,23 +25,10 @@
 
 namespace {
 
-// One step (Gemm, a WsGemm) on (m, n, k) with the given leading dimensions (0: tight) through
-// tc::launch_gemm_any_size and the chapter's two checks, C's padding untouched.
+// One step through tc::launch_gemm_any_size and the chapter's two checks (tc_test/gemm.hpp).
 template <typename Gemm>
 void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, int ld_ab = 0) {
-  using In = typename Gemm::Precision::Input;
-  using Out = typename Gemm::Out;
-  tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
-  if (ld_ab > 0) p.lda = p.ldb = ld_ab;
-  const tc::test::GemmCheckOutcome r =
-      tc::test::check_both<In, Out>(cublas, p, 73, [&](const In* A, const In* B, Out* C) {
-        tc::launch_gemm_any_size<Gemm>(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
-      });
-  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " lda " << p.lda << " alpha "
-                  << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
-                  << "\nrandom: " << r.verdict.random.summary());
-  CHECK(r.verdict.passed());
-  CHECK(r.padding_untouched);
+  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 73, ld_ab);
 }
 
 // f(WsGemm<Step, Tile, P>{}) for every step and precision.

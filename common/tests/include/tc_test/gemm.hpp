@@ -2,11 +2,14 @@
 // operands, and whether C's padding rows (rows m..ldc-1 of each column) came back bit for bit as they went in.
 //
 // check_both(cublas, p, seed, launch) builds an ExactCheck and a RandomOperands of problem p and runs launch(A, B, C)
-// on each (launch as in tc/gemm_check.hpp); both must pass, and neither run may touch C's padding. Errors: those of
-// tc/gemm_check.hpp.
+// on each (launch as in tc/gemm_check.hpp); both must pass, and neither run may touch C's padding. check_launcher<Gemm>
+// does that for a tc/padded_gemm.hpp kernel type through tc::launch_gemm_any_size, with Catch2 CHECKs. Errors: those
+// of tc/gemm_check.hpp.
 #pragma once
 
 #include "tc/gemm_check.hpp"
+#include "tc/padded_gemm.hpp"
+#include "tc_test/catch.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -45,6 +48,28 @@ GemmCheckOutcome check_both(const CublasHandle& cublas, const GemmProblem& p, st
   outcome.padding_untouched = padding_untouched(p, exact.last_output(), exact.c_input()) &&
                               padding_untouched(p, random.last_output(), random.c_input());
   return outcome;
+}
+
+// Gemm (a tc/padded_gemm.hpp kernel type) on (m, n, k, alpha, beta) through tc::launch_gemm_any_size and both checks,
+// with the tightest leading dimensions, or lda = ldb = ld_ab where ld_ab > 0 (for operands stored K-contiguous, as
+// chapters 07 and 08 store them); CHECKs that both pass and that C's padding is untouched.
+template <typename Gemm>
+void check_launcher(const CublasHandle& cublas, int m, int n, int k, double alpha, double beta, std::uint64_t seed,
+                    int ld_ab = 0) {
+  using In = typename Gemm::Precision::Input;
+  using Out = output_t<typename Gemm::Precision>;
+  using Acc = typename Gemm::Precision::Accumulator;
+  GemmProblem p = GemmProblem::tight(op_of<typename Gemm::LayoutA>(), op_of<typename Gemm::LayoutB>(), m, n, k, alpha,
+                                     beta);
+  if (ld_ab > 0) p.lda = p.ldb = ld_ab;
+  const GemmCheckOutcome r = check_both<In, Out>(cublas, p, seed, [&](const In* A, const In* B, Out* C) {
+    launch_gemm_any_size<Gemm>(m, n, k, Acc(alpha), A, p.lda, B, p.ldb, Acc(beta), C, p.ldc, nullptr);
+  });
+  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " lda " << p.lda << " alpha "
+                  << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
+                  << "\nrandom: " << r.verdict.random.summary());
+  CHECK(r.verdict.passed());
+  CHECK(r.padding_untouched);
 }
 
 }  // namespace tc::test
