@@ -69,7 +69,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         for (int s = 0; s < slices; ++s, ++it) {
           const tc::RingSlot slot = tc::ring_slot(it, S);
           tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
-          tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage], Tile::kStageBytes);  // A, and all parts of B
+          // This block's A box and all of B, whoever loads each part (tc/layouts/cluster.hpp).
+          tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage],
+                                        tc::cluster_full_bytes(Tile::kSliceABytes, Tile::kSliceBBytes));
           tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage), &map_a, s * Tile::BlockK, origin.row,
                                                        &smem.full[slot.stage]);
           const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
