@@ -23,6 +23,20 @@
 // at 8192^3 (docs/08, "The tile order") measured groups of 4, 8, 16 and 32 rows; 16 was fastest.
 inline constexpr int kGroupTiles = 16;
 
+// The cluster tiles of the m x n C (Tile::ClusterM M tiles by one N tile), which the clusters walk in grouped order.
+template <typename Tile>
+__host__ __device__ tc::TileGrid cluster_tiles(int m, int n) {
+  return {tc::cluster_tile_rows(ceil_div(m, Tile::BlockM), Tile::ClusterM), ceil_div(n, Tile::BlockN)};
+}
+
+// (row0, col0) of block `rank`'s tile of cluster tile t, the t-th in grouped order (kGroupTiles tile rows a group).
+template <typename Tile>
+__device__ tc::Coord persistent_tile_origin(const tc::TileGrid& tiles, int rank, int t) {
+  constexpr int group = kGroupTiles / Tile::ClusterM > 1 ? kGroupTiles / Tile::ClusterM : 1;  // in cluster-tile rows
+  const tc::Coord c = tc::grouped_tile(tiles, group, t);
+  return {tc::cluster_tile_m(c.row, rank, Tile::ClusterM) * Tile::BlockM, c.col * Tile::BlockN};
+}
+
 // [doc:persistent_kernel]
 // gridDim.x blocks (a multiple of Tile::ClusterM) walk the tiles of the m x n C; Epilogue::store writes each.
 // Preconditions: maps made by operand_maps; launched with clusters of Tile::ClusterM along x. Errors: none reported.
@@ -39,13 +53,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   const int warpgroup = threadIdx.x / 128, slices = ceil_div(k, Tile::BlockK);
   const int rank = kCluster > 1 ? tc::cluster_ctarank() : 0;
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
-  const tc::TileGrid tiles{tc::cluster_tile_rows(ceil_div(m, Tile::BlockM), kCluster), ceil_div(n, Tile::BlockN)};
+  const tc::TileGrid tiles = cluster_tiles<Tile>(m, n);
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
-  constexpr int group = kGroupTiles / kCluster > 1 ? kGroupTiles / kCluster : 1;  // in cluster-tile rows
-  auto tile_origin = [&](int t) {  // (row0, col0) of this block's tile of cluster tile t
-    const tc::Coord c = tc::grouped_tile(tiles, group, t);
-    return tc::Coord{tc::cluster_tile_m(c.row, rank, kCluster) * Tile::BlockM, c.col * Tile::BlockN};
-  };
+  auto tile_origin = [&](int t) { return persistent_tile_origin<Tile>(tiles, rank, t); };
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {
       tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
@@ -178,19 +188,24 @@ int persistent_blocks(int resident, int cluster_tiles) {
   return std::min(whole, cluster_tiles) * Tile::ClusterM;
 }
 
+// Enqueues kKernel, a kernel of persistent_gemm_kernel's parameters, on persistent_blocks blocks.
+template <typename Tile, auto kKernel, typename Input, typename Params>
+void launch_on_persistent_grid(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
+                               const Input* B, int ldb, float beta, const Params& out, cudaStream_t stream) {
+  const int resident = resident_blocks<Tile, kKernel>(name);
+  const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
+  const int blocks = persistent_blocks<Tile>(resident, cluster_tiles<Tile>(m, n).count());
+  const ClusterLaunch<Tile> launch(blocks, stream);
+  TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out));
+}
+
 // [doc:persistent_launch]
 // Enqueues persistent_gemm_kernel<Tile, Input, Epilogue> on persistent_blocks blocks.
 template <typename Tile, typename Input, typename Epilogue>
 void launch_persistent(const char* name, int m, int n, int k, float alpha, const Input* A, int lda, const Input* B,
                        int ldb, float beta, const typename Epilogue::Params& out, cudaStream_t stream) {
-  constexpr auto kernel = persistent_gemm_kernel<Tile, Input, Epilogue>;
-  const int resident = resident_blocks<Tile, kernel>(name);
-  const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
-  const int cluster_tiles =
-      tc::cluster_tile_rows(ceil_div(m, Tile::BlockM), Tile::ClusterM) * ceil_div(n, Tile::BlockN);
-  const int blocks = persistent_blocks<Tile>(resident, cluster_tiles);
-  const ClusterLaunch<Tile> launch(blocks, stream);
-  TC_CHECK(cudaLaunchKernelEx(&launch.config, kernel, map_a, map_b, m, n, k, alpha, beta, out));
+  launch_on_persistent_grid<Tile, persistent_gemm_kernel<Tile, Input, Epilogue>>(name, m, n, k, alpha, A, lda, B, ldb,
+                                                                                 beta, out, stream);
 }
 
 struct Step2Persistent {

@@ -4,9 +4,10 @@
 // blocks, and an odd number of M tiles, so one cluster hangs over the edge), the ragged 4095 x 4097 x 33 (TMA clips:
 // with lda = ldb = 40 natively, with tight leading dimensions through the padded path), k = 0, and with (alpha,
 // beta) = (1, 0) and (0.5, 2); in [large], 4096^3 and 8192^3, and at 8192^3 step 4's output mutated on purpose must
-// fail the exact check (tc_test/mutation.hpp). Host: the budgets and slice bases, and the launchers' one-line
-// errors. The building blocks (cluster roles, ring across a cluster, staging chunk, stmatrix map, tile order) are
-// tested in common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
+// fail the exact check (tc_test/mutation.hpp); the ablation's launches (tools/ablation.cuh) on all-ones operands.
+// Host: the budgets and slice bases, and the launchers' one-line errors, the ablation's included. The building blocks
+// (cluster roles, ring across a cluster, staging chunk, stmatrix map, tile order) are tested in
+// common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
 #include <string>
 #include <utility>
 
@@ -21,6 +22,7 @@
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
 #include "tc_test/mutation.hpp"
+#include "tools/ablation.cuh"
 #include "tools/figures.hpp"
 
 namespace {
@@ -96,6 +98,29 @@ TEST_CASE("the launchers reject bad arguments with one-line errors", "[errors]")
     CHECK(lda.find("lda") != std::string::npos);
     CHECK(lda.find('\n') == std::string::npos);
   });
+}
+
+TEST_CASE("the ablation's loads-once launch rejects sizes it cannot fill its ring from, in one line", "[errors]") {
+  const std::string k = tc::test::thrown_message<std::invalid_argument>([] {
+    launch_ablation<Ablation::LoadsOnce, __half>(256, 256, 192, 1.0f, nullptr, 192, nullptr, 192, 0.0f, nullptr, 256);
+  });
+  CHECK(k.find("k >= 256") != std::string::npos);
+  CHECK(k.find('\n') == std::string::npos);
+  const std::string m = tc::test::thrown_message<std::invalid_argument>([] {
+    launch_ablation<Ablation::LoadsOnce, __half>(128, 256, 256, 1.0f, nullptr, 256, nullptr, 256, 0.0f, nullptr, 128);
+  });
+  CHECK(m.find("m % 256") != std::string::npos);
+}
+
+TEST_CASE("each ablation launch multiplies every slice of every tile: on all-ones operands it writes k", "[gpu]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  // 256 tiles, more than the persistent grid's blocks, and 5 slices, so the loads-once ring wraps part-way.
+  for (const AblationWrites& w : {check_ablation_on_ones<Ablation::LoadsOnce, __half>(4096, 2048, 320),
+                                  check_ablation_on_ones<Ablation::PlusLoads, __half>(4096, 2048, 320),
+                                  check_ablation_on_ones<Ablation::LoadsOnce, __nv_bfloat16>(512, 256, 256)}) {
+    INFO(w.written << " of " << w.expected << " elements written as k, " << w.wrong << " wrong");
+    CHECK(w.ok());
+  }
 }
 
 TEST_CASE("step 4's epilogue puts every register at its own (row, col) of C, fp32 and bf16", "[gpu][probe]") {
