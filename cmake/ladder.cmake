@@ -2,7 +2,8 @@
 #   cmake -DLIST=<build>/tc_chapters.cmake -DCSV=<csv> -DLOG=<log> -DCOMMAND=<how it was invoked> -P ladder.cmake
 # It starts CSV afresh with its provenance ("# " lines: the command, the date, the GPU, its driver and SM clocks from
 # nvidia-smi, and the CUDA runtime the binaries report), then runs every laddered chapter (tc_chapter_ladder) at
-# 1024, 2048, 4096 and 8192, each appending its rows with --csv. Each chapter's full output goes to LOG. The rows
+# 1024, 2048, 4096 and 8192 (a chapter whose arguments name their own sizes, as chapter 08's do, runs those), each
+# appending its rows with --csv. Each chapter's full output goes to LOG. The rows
 # gather in CSV.part, renamed to CSV only when every chapter has run: a chapter that fails (a mismatch, a CUDA error)
 # or finds no GPU stops the ladder with an error and leaves the committed CSV as it was.
 include("${LIST}")
