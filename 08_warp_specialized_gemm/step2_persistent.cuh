@@ -188,7 +188,10 @@ int persistent_blocks(int resident, int cluster_tiles) {
   return std::min(whole, cluster_tiles) * Tile::ClusterM;
 }
 
-// Enqueues kKernel, a kernel of persistent_gemm_kernel's parameters, on persistent_blocks blocks.
+// Enqueues kKernel, a kernel of persistent_gemm_kernel's parameters (step 2-4's, or the ablation's), on
+// persistent_blocks blocks in clusters of Tile::ClusterM. Shapes and preconditions: as that kernel's. Errors:
+// std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the tensor maps;
+// tc::CudaError when the launch fails.
 template <typename Tile, auto kKernel, typename Input, typename Params>
 void launch_on_persistent_grid(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
                                const Input* B, int ldb, float beta, const Params& out, cudaStream_t stream) {
