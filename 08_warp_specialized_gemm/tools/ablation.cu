@@ -33,7 +33,10 @@ int main(int argc, char** argv) {
                 timing.repeats, timing.warmup, timing.rest_ms, s, s, s);
 
     const tc::GemmProblem problem = tool.problem(tc::Op::T, tc::Op::N);
-    tc::require_memory("08_ablation " + std::to_string(s) + "^3", tc::gemm_check_memory<__half, float>(problem));
+    // The checks' operands, and check_ablation_on_ones's own: all-ones A and B and a C, on the host and the device.
+    const std::uint64_t ones_bytes = tc::checked_bytes(std::uint64_t(s) * std::uint64_t(s), 2 * 2 + 4);
+    tc::require_memory("08_ablation " + std::to_string(s) + "^3",
+                       tc::gemm_check_memory<__half, float>(problem) + tc::MemoryNeed{ones_bytes, ones_bytes});
     tc::CublasHandle cublas;
     tc::ExactCheck<__half, float> exact(cublas, problem, 2036);
     tc::RandomOperands<__half, float> random(cublas, problem, 2026);
