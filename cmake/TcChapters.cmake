@@ -243,7 +243,8 @@ function(tc_finish_chapters)
   # CSV's "# command:" line names the README's command, the workflow preset that builds this target.
   add_custom_target(ladder
     COMMAND ${CMAKE_COMMAND} -DLIST=${CMAKE_BINARY_DIR}/tc_chapters.cmake
-            -DCSV=${PROJECT_SOURCE_DIR}/docs/results/ladder.csv -DLOG=${CMAKE_BINARY_DIR}/ladder_log.txt
+            -DCSV=${PROJECT_SOURCE_DIR}/docs/results/ladder.csv -DPART=${CMAKE_BINARY_DIR}/ladder.csv.part
+            -DLOG=${CMAKE_BINARY_DIR}/ladder_log.txt
             "-DCOMMAND=cmake --workflow --preset ladder" -P ${PROJECT_SOURCE_DIR}/cmake/ladder.cmake
     COMMAND doc_sync update ${PROJECT_SOURCE_DIR}
     DEPENDS ${ladder_targets} doc_sync

@@ -85,6 +85,15 @@ add_test(NAME cmake:run_sanitizer_decides_every_outcome
           -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_run_sanitizer.cmake)
 set_tests_properties(cmake:run_sanitizer_decides_every_outcome PROPERTIES LABELS host)
 
+# The benchmark ladder's resume (TC_LADDER_RESUME; cmake/ladder.cmake), on stand-in chapters and a stand-in nvidia-smi:
+# a stopped ladder goes on without repeating finished chapters or keeping an interrupted one's rows, and only on the
+# GPU that began it.
+add_test(NAME cmake:ladder_resumes_without_repeating_or_keeping_partial_rows
+  COMMAND ${CMAKE_COMMAND} -DLADDER=${PROJECT_SOURCE_DIR}/cmake/ladder.cmake
+          -DFAKE=${PROJECT_SOURCE_DIR}/cmake/tests/fake_ladder_chapter.sh -DSCRATCH=${CMAKE_BINARY_DIR}/ladder_resume_test
+          -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_ladder_resume.cmake)
+set_tests_properties(cmake:ladder_resumes_without_repeating_or_keeping_partial_rows PROPERTIES LABELS host)
+
 # test_summary: one line after a test run (the last step of the test workflows in CMakePresets.json): how many tests
 # passed, failed and were Skipped, and why (cmake/test_summary.cmake, from the JUnit file the test presets write).
 add_custom_target(test_summary

@@ -1,7 +1,8 @@
 // doc_commands: every command the docs show must run as written. Host test docs:commands_run_as_written.
 //
 // Where commands are found: lines of ```sh / ```bash blocks in README.md, docs/*.md and docs/results/README.md
-// (backslash continuations joined, "# ..." comments dropped, "&&" chains split); code spans in the "command" column of
+// (backslash continuations joined, "# ..." comments dropped, "&&" chains split, leading NAME=value environment
+// assignments dropped); code spans in the "command" column of
 // docs/results/README.md; and the "# command:" line that starts every saved run in docs/results.
 // What each must satisfy:
 //   cmake --workflow|--build|--preset P, ctest --preset P   P is a preset of that kind in CMakePresets.json;
@@ -227,6 +228,8 @@ class Checker {
     std::vector<std::string> problems;
     std::string cd;  // "cd <dir> && ..." runs what follows in <dir>
     for (std::vector<std::string> w : simple_commands(c.text)) {
+      // "NAME=value ... command": the shell's environment assignments for one command; the command is what is checked.
+      while (!w.empty() && std::regex_match(w[0], std::regex("[A-Za-z_][A-Za-z0-9_]*=.*"))) w.erase(w.begin());
       if (w.empty()) continue;
       if (w[0] == "cd" && w.size() == 2) {
         cd = w[1];
