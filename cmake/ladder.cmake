@@ -7,8 +7,8 @@
 # appending its rows with --csv. Each chapter's full output goes to LOG. PART (default CSV.part; the `ladder` target
 # keeps it in the build tree) replaces CSV only when every chapter has run: a chapter that fails (a mismatch, a CUDA
 # error) or finds no GPU stops the ladder with an error and leaves the committed CSV as it was.
-# Resuming: the whole ladder takes longer than some machines allow one command (about 10 minutes on the H200, chapter
-# 08 alone 5). PART.done records each finished run and PART's length after it. With the environment variable
+# Resuming: the whole ladder takes longer than some machines allow one command (the H200 host this project is measured
+# on stops a command after 10 minutes). PART.done records each finished run and PART's length after it. With the environment variable
 # TC_LADDER_RESUME set (to anything but 0), a ladder that was stopped part-way (killed, timed out) goes on: the runs
 # PART.done lists are not repeated, rows an interrupted run left are cut off, and the interrupted run starts again.
 # It resumes only on the GPU (name and driver) that began it; the CSV then says when it was resumed. Every chapter's
@@ -40,9 +40,12 @@ string(REGEX MATCH "^[^,]*,[^,]*" gpu_identity "${gpu}")  # name and driver: wha
 # The runs an earlier, interrupted ladder finished: "<PART's length in bytes after it>|<run>" lines in PART.done, and
 # "device|<line>" and "resumed|<date>" lines.
 set(resume OFF)
-if(DEFINED ENV{TC_LADDER_RESUME} AND NOT "$ENV{TC_LADDER_RESUME}" STREQUAL "0" AND EXISTS "${part}"
-   AND EXISTS "${done_file}")
-  set(resume ON)
+if(DEFINED ENV{TC_LADDER_RESUME} AND NOT "$ENV{TC_LADDER_RESUME}" STREQUAL "0")
+  if(EXISTS "${part}" AND EXISTS "${done_file}")
+    set(resume ON)
+  else()
+    message("ladder: TC_LADDER_RESUME is set, but no stopped ladder is in ${part}; starting afresh")
+  endif()
 endif()
 set(done_runs "")
 set(device "")
