@@ -100,9 +100,20 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
     const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
-    auto release = [&](int stage) {              // to this block's producer and, with clusters, to every peer's
+    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
+    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and with clusters every
+    // rank's "empty" barriers (barriers are 8 bytes apart).
+    const std::uint64_t a_first =
+        tc::slice_descriptor(tc::shared_address(smem.a(0)) + consumer * 64 * Tile::kRowBytes, 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
+    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
+    std::uint32_t empty_first[kCluster];
+#pragma unroll
+    for (int r = 0; r < kCluster; ++r) empty_first[r] = kCluster > 1 ? tc::mapa_shared_cluster(&smem.empty[0], r) : 0;
+    auto release = [&](int stage) {  // to this block's producer and, with clusters, to every peer's
       if constexpr (kCluster > 1) {
-        for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(tc::mapa_shared_cluster(&smem.empty[stage], r));
+#pragma unroll
+        for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
       } else {
         tc::mbarrier_arrive(&smem.empty[stage]);
       }
@@ -113,10 +124,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       float acc[Tile::kAccumulators] = {};
       for (int s = 0; s < slices; ++s, ++it) {
         const tc::RingSlot slot = tc::ring_slot(it, S);
-        tc::mbarrier_wait_parity(&smem.full[slot.stage], slot.parity);
-        tc::mma_slice<Tile::BlockN, Input>(acc,
-                                           tc::shared_address(smem.a(slot.stage)) + consumer * 64 * Tile::kRowBytes,
-                                           tc::shared_address(smem.b(slot.stage)));
+        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+        tc::mma_slice_descriptors<Tile::BlockN, Input>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset),
+                                                       tc::advance_wgmma_descriptor(b_first, stage_offset));
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
         if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
       }

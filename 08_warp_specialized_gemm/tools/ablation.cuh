@@ -87,15 +87,21 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
+    // As persistent_gemm_kernel: stage 0's descriptors and the "full" barriers' address, computed once.
+    const std::uint64_t a_first =
+        tc::slice_descriptor(tc::shared_address(smem.a(0)) + consumer * 64 * Tile::kRowBytes, 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
+    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
     int it = 0;
     for (int t = first; t < tiles.count(); t += stride) {
       const tc::Coord origin = persistent_tile_origin<Tile>(tiles, rank, t);
       float acc[Tile::kAccumulators] = {};
       for (int s = 0; s < slices; ++s, ++it) {
         const int stage = it % S;
-        tc::mbarrier_wait_parity(&smem.full[stage], 0);  // phase 0 completes once; nothing refills the stage
-        tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(smem.a(stage)) + consumer * 64 * Tile::kRowBytes,
-                                           tc::shared_address(smem.b(stage)));
+        tc::mbarrier_wait_parity_at(full_first + 8u * stage, 0);  // phase 0 completes once; nothing refills it
+        const std::uint32_t stage_offset = stage * Tile::kStageBytes;
+        tc::mma_slice_descriptors<Tile::BlockN, Input>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset),
+                                                       tc::advance_wgmma_descriptor(b_first, stage_offset));
         tc::wgmma_wait_group<1>();  // as step 4: one group in flight while the next is issued
       }
       tc::wgmma_wait_group<0>();

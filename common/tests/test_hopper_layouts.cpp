@@ -88,6 +88,32 @@ TEST_CASE("the wgmma descriptor puts each field where the ISA's Matrix Descripto
   }
 }
 
+TEST_CASE("advancing a descriptor by an offset equals encoding the moved tile, over all of shared memory",
+          "[hopper]") {
+  // Chapter 08's slice loop encodes stage 0's descriptors once and adds: every 1024-byte tile base of the 227 KB an
+  // H100/H200 block may have, every K step (32 bytes) and every later tile at a multiple of 1024 within it.
+  constexpr std::uint32_t kShared = 227 * 1024;
+  int checked = 0;
+  for (std::uint32_t base = 0; base < kShared; base += 1024) {
+    const std::uint64_t first = tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, base, 128));
+    for (std::uint32_t offset = 0; base + offset + 96 < kShared; offset += 1024) {
+      for (std::uint32_t kk = 0; kk < 4; ++kk) {
+        const std::uint32_t moved = offset + 32 * kk;
+        const std::uint64_t direct =
+            tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, base + moved, 128));
+        if (tc::advance_wgmma_descriptor(first, moved) != direct) FAIL("base " << base << " offset " << moved);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 100000);
+  // Past the field (2^18 bytes) the add would carry into the next field: the precondition is real.
+  const std::uint64_t top =
+      tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, (1u << 18) - 1024, 128));
+  CHECK(tc::advance_wgmma_descriptor(top, 1024) !=
+        tc::encode_wgmma_descriptor(tc::k_major_tile_descriptor(tc::Swizzle::B128, 0, 128)));
+}
+
 TEST_CASE("the base offset is 0 on an aligned pattern and (address >> 7) & 7 off it", "[hopper]") {
   CHECK(tc::wgmma_base_offset(tc::Swizzle::B128, 0x2400) == 0);  // a multiple of 1024
   CHECK(tc::wgmma_base_offset(tc::Swizzle::B128, 0x2400 + 3 * 128) == 3);

@@ -48,23 +48,34 @@ __device__ inline void mbarrier_arrive_expect_tx(std::uint64_t* bar, std::uint32
                : "memory");
 }
 
-// mbarrier.try_wait.parity.shared::cta.b64: true once the phase of this parity has completed (it may also return
-// false after a time-out the hardware picks, so callers loop).
-__device__ inline bool mbarrier_try_wait_parity(std::uint64_t* bar, int parity) {
+// mbarrier.try_wait.parity.shared::cta.b64 on the barrier at shared address `bar` (tc::shared_address): true once
+// the phase of this parity has completed (it may also return false after a time-out the hardware picks, so callers
+// loop). Taking the address lets a loop compute it once rather than every iteration.
+__device__ inline bool mbarrier_try_wait_parity_at(std::uint32_t bar, int parity) {
   std::uint32_t done;
   asm volatile(
       "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
       : "=r"(done)
-      : "r"(shared_address(bar)), "r"(parity)
+      : "r"(bar), "r"(parity)
       : "memory");
   return done != 0;
 }
 
-// Waits for the phase of this parity: try_wait in a loop (try_wait suspends the thread in hardware for a while
-// before it gives up, so the loop does not spin hot).
-__device__ inline void mbarrier_wait_parity(std::uint64_t* bar, int parity) {
-  while (!mbarrier_try_wait_parity(bar, parity)) {
+// The same on a pointer to the barrier.
+__device__ inline bool mbarrier_try_wait_parity(std::uint64_t* bar, int parity) {
+  return mbarrier_try_wait_parity_at(shared_address(bar), parity);
+}
+
+// Waits for the phase of this parity at shared address `bar`: try_wait in a loop (try_wait suspends the thread in
+// hardware for a while before it gives up, so the loop does not spin hot).
+__device__ inline void mbarrier_wait_parity_at(std::uint32_t bar, int parity) {
+  while (!mbarrier_try_wait_parity_at(bar, parity)) {
   }
+}
+
+// The same on a pointer to the barrier.
+__device__ inline void mbarrier_wait_parity(std::uint64_t* bar, int parity) {
+  mbarrier_wait_parity_at(shared_address(bar), parity);
 }
 
 // fence.proxy.async.shared::cta: orders this thread's generic-proxy accesses to shared memory before later

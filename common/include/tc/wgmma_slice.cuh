@@ -48,6 +48,22 @@ __device__ inline void mma_slice(float (&acc)[N / 2], std::uint32_t a_slice, std
 }
 // [/doc:descriptor]
 
+// mma_slice on the slices whose first K step's descriptors (slice_descriptor(slice, 0)) are `a_first` and `b_first`:
+// the same four wgmmas, each K step 32 bytes on (tc::advance_wgmma_descriptor). A loop over a ring encodes each
+// operand's descriptor once and advances it by adds, instead of encoding four a slice (chapter 08's slice loop).
+// Preconditions: as mma_slice, and as advance_wgmma_descriptor. Source: PTX ISA, "Matrix Descriptor Format".
+template <int N, typename Input>
+__device__ inline void mma_slice_descriptors(float (&acc)[N / 2], std::uint64_t a_first, std::uint64_t b_first) {
+  wgmma_fence();  // as mma_slice
+#pragma unroll
+  for (int kk = 0; kk < kSliceK / 16; ++kk) {
+    const std::uint32_t step = 32u * kk;  // as slice_descriptor: 16 K-columns of 2 bytes
+    wgmma_m64nNk16<N, Input>(acc, advance_wgmma_descriptor(a_first, step), advance_wgmma_descriptor(b_first, step),
+                             true);
+  }
+  wgmma_commit_group();
+}
+
 // The 1024-byte aligned start of the dynamic shared memory, whose base is only 16-byte aligned: a kernel asks for
 // 1024 bytes of slack and rounds up, so that every slice starts on a 128B-swizzle atom.
 __device__ inline unsigned char* aligned_smem(unsigned char* raw) {

@@ -79,6 +79,15 @@ __host__ __device__ constexpr std::uint64_t encode_wgmma_descriptor(const WgmmaD
          (wgmma_swizzle_bits(f.swizzle) << 62);
 }
 
+// The descriptor of the same kind of tile `byte_offset` bytes further on: the start address field (bits 0..13) holds
+// the address >> 4, so moving the tile is an add, with no carry out of the field while the address stays below 2^18
+// (all of shared memory). A loop over a ring of stages encodes one descriptor per operand before it starts and steps
+// it with adds (chapter 08's slice loop). Preconditions: d valid, byte_offset a multiple of 16, the new address below
+// 2^18. Equal to encoding the moved fields: a host test checks it over all of shared memory.
+__host__ __device__ constexpr std::uint64_t advance_wgmma_descriptor(std::uint64_t d, std::uint32_t byte_offset) {
+  return d + (byte_offset >> 4);
+}
+
 // The fields of descriptor `d` (the inverse of encode_wgmma_descriptor on valid fields).
 __host__ __device__ constexpr WgmmaDescriptorFields decode_wgmma_descriptor(std::uint64_t d) {
   constexpr std::uint64_t k14 = (1u << 14) - 1u;
