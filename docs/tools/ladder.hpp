@@ -147,8 +147,11 @@ inline std::string format(const char* f, double v) {
 inline std::vector<std::string> ladder_table(const Ladder& l, const std::string& which) {
   const std::vector<int> sizes = sizes_of(l);
   std::vector<std::string> out = l.provenance;
+  int kernel_width = 15;  // the widest kernel label shown, so that chapter 08's longer names keep the columns aligned
+  for (const std::string& ch : chapters_of(l, which))
+    for (const Series& s : series_of(l, ch)) kernel_width = std::max(kernel_width, int(s.label.size()));
   char cell[512];
-  std::snprintf(cell, sizeof cell, "%-7s %-15s %-10s %-6s", "chapter", "kernel", "precision", "layout");
+  std::snprintf(cell, sizeof cell, "%-7s %-*s %-10s %-6s", "chapter", kernel_width, "kernel", "precision", "layout");
   std::string head = cell;
   for (int size : sizes) {
     std::snprintf(cell, sizeof cell, "  %5d: TFLOP/s %%cuBLAS", size);
@@ -157,7 +160,7 @@ inline std::vector<std::string> ladder_table(const Ladder& l, const std::string&
   out.push_back(head);
   for (const std::string& ch : chapters_of(l, which)) {
     for (const Series& s : series_of(l, ch)) {
-      std::snprintf(cell, sizeof cell, "%-7s %-15s %-10s %-6s", s.chapter.c_str(), s.label.c_str(),
+      std::snprintf(cell, sizeof cell, "%-7s %-*s %-10s %-6s", s.chapter.c_str(), kernel_width, s.label.c_str(),
                     s.precision.c_str(), s.layout.c_str());
       std::string text = cell;
       for (int size : sizes) {
