@@ -61,11 +61,6 @@ __device__ inline bool mbarrier_try_wait_parity_at(std::uint32_t bar, int parity
   return done != 0;
 }
 
-// The same on a pointer to the barrier.
-__device__ inline bool mbarrier_try_wait_parity(std::uint64_t* bar, int parity) {
-  return mbarrier_try_wait_parity_at(shared_address(bar), parity);
-}
-
 // Waits for the phase of this parity at shared address `bar`: try_wait in a loop (try_wait suspends the thread in
 // hardware for a while before it gives up, so the loop does not spin hot).
 __device__ inline void mbarrier_wait_parity_at(std::uint32_t bar, int parity) {
