@@ -64,6 +64,26 @@ __device__ inline void mma_slice_descriptors(float (&acc)[N / 2], std::uint64_t 
   wgmma_commit_group();
 }
 
+// mma_slice_descriptors for a warpgroup that holds RowBlocks accumulators of 64 rows each (chapter 08's taller tile):
+// A's rows r * 64 .. r * 64 + 63 of the slice (8 KB further each: 64 rows of 128 bytes) times the same B, into
+// acc[r]. The K steps are the outer loop, so each accumulator still sees K in order; committed as one group.
+// Preconditions: as mma_slice_descriptors. Source: PTX ISA, "wgmma.mma_async", "Matrix Descriptor Format".
+template <int RowBlocks, int N, typename Input>
+__device__ inline void mma_slice_row_blocks(float (&acc)[RowBlocks][N / 2], std::uint64_t a_first,
+                                            std::uint64_t b_first) {
+  constexpr std::uint32_t kRowBlockBytes = 64u * kSliceK * 2u;  // 64 rows of 64 16-bit elements
+  wgmma_fence();  // as mma_slice
+#pragma unroll
+  for (int kk = 0; kk < kSliceK / 16; ++kk) {
+#pragma unroll
+    for (int r = 0; r < RowBlocks; ++r) {
+      wgmma_m64nNk16<N, Input>(acc[r], advance_wgmma_descriptor(a_first, r * kRowBlockBytes + 32u * kk),
+                               advance_wgmma_descriptor(b_first, 32u * kk), true);
+    }
+  }
+  wgmma_commit_group();
+}
+
 // The 1024-byte aligned start of the dynamic shared memory, whose base is only 16-byte aligned: a kernel asks for
 // 1024 bytes of slack and rounds up, so that every slice starts on a 128B-swizzle atom.
 __device__ inline unsigned char* aligned_smem(unsigned char* raw) {
