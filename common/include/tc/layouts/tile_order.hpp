@@ -93,19 +93,18 @@ inline int busiest_cluster_rows(const HeightPlan& p, int clusters) {
 // tall rows, since a tall tile's rows cost less. Preconditions: m, n, clusters >= 1; short_m <= tall_m. Host only.
 inline HeightPlan plan_tile_heights(int m, int n, int tall_m, int short_m, int block_n, int cluster, int clusters) {
   const int tall_height = tall_m * cluster, short_height = short_m * cluster;  // rows of C a cluster-tile row covers
-  HeightPlan best = uniform_height_plan(m, n, short_m, block_n, cluster);
-  best.tall_m = tall_m;
-  best.short_m = short_m;
-  best.short_rows = best.tall_rows;
-  best.tall_rows = 0;
+  const int cols = (n + block_n - 1) / block_n;
+  auto split = [&](int tall_rows) {  // tall_rows rows of tall tiles, then as many short rows as the rest of M needs
+    const int left = m - tall_rows * tall_height;
+    return HeightPlan{tall_m, short_m, block_n, cluster, tall_rows,
+                      left > 0 ? (left + short_height - 1) / short_height : 0, cols};
+  };
+  HeightPlan best = split(0);
   int best_rows = busiest_cluster_rows(best, clusters);
   for (int tall_rows = 1; (tall_rows - 1) * tall_height < m; ++tall_rows) {
-    const int left = m - tall_rows * tall_height;
-    HeightPlan p = best;
-    p.tall_rows = tall_rows;
-    p.short_rows = left > 0 ? (left + short_height - 1) / short_height : 0;
+    const HeightPlan p = split(tall_rows);
     const int rows = busiest_cluster_rows(p, clusters);
-    if (rows <= best_rows) best = p, best_rows = rows;
+    if (rows <= best_rows) best = p, best_rows = rows;  // <=: a tie goes to the plan with more tall rows
   }
   return best;
 }
