@@ -1,5 +1,5 @@
-// Chapter 08: warp specialization, a persistent tile scheduler, 2-block clusters with TMA multicast, and a TMA-store
-// epilogue: the steps from chapter 07's ring to cuBLAS's speed and past it.
+// Chapter 08: warp specialization, a persistent tile scheduler, 2-block clusters with TMA multicast, a TMA-store
+// epilogue and taller tiles: the steps from chapter 07's ring to cuBLAS's speed and past it.
 //
 // Read top to bottom: (1) the command line and the steps, for fp16 and bf16 inputs with fp32 C, and bf16 C; (2) on
 // the host, the plan the kernels keep: registers after setmaxnreg, shared memory, who loads what in a cluster, the
@@ -17,6 +17,7 @@
 #include "step2_persistent.cuh"
 #include "step3_cluster.cuh"
 #include "step4_tma_store.cuh"
+#include "step5_taller_tile.cuh"
 #include "tc/chapter_driver.cuh"
 #include "tc/cublas_reference.hpp"
 #include "tc/gemm_driver.hpp"
@@ -27,14 +28,15 @@
 
 namespace {
 
-// The chapter's four steps at precision P (fp32 C), in teaching order, as one driver group (A row-major, B
-// column-major); the bf16-out group has step 4 alone, the only step with a 16-bit epilogue.
+// The chapter's five steps at precision P (fp32 C), in teaching order, as one driver group (A row-major, B
+// column-major); the bf16-out group has steps 4 and 5, the steps with a 16-bit epilogue.
 template <typename P>
 tc::DriverGroup<typename P::Input, float> steps() {
   return tc::driver_group<WsGemm<Step1WarpSpecialized, Step1Tile, P>, WsGemm<Step2Persistent, Step2Tile, P>,
-                          WsGemm<Step3Cluster, Step3Tile, P>, WsGemm<Step4TmaStore, Step4Tile, P>>(P::name);
+                          WsGemm<Step3Cluster, Step3Tile, P>, WsGemm<Step4TmaStore, Step4Tile, P>,
+                          WsGemm<Step5TallerTile, Step5Tile, P>>(P::name);
 }
-using Best = WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>;
+using Best = WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>;
 
 // (2) The plan, on the host.
 void explain(const tc::RunOptions& o) {
@@ -52,6 +54,28 @@ void explain(const tc::RunOptions& o) {
   std::printf("cluster of %d along M: each block loads A (%d B) and %d rows of B (%d B) a slice, and receives %d B\n",
               T::ClusterM, T::kSliceABytes, T::kBPartRows, T::kBPartRows * T::kRowBytes,
               tc::cluster_full_bytes(T::kSliceABytes, T::kSliceBBytes));
+  using T5 = Step5Tile;
+  std::printf(
+      "step 5: rows of %d x %d and %d x %d tiles, each consumer all the rows x %d columns (%d or %d m64n%dk16 "
+      "accumulators, %d fp32 registers a thread at most); registers %d + %d x %d; %d stages x %d B + staging %d B = "
+      "%d B of shared memory\n",
+      T5::BlockM, T5::BlockN, T5::ShortM, T5::BlockN, T5::kConsumerCols, T5::kRowBlocks, T5::kShortRowBlocks,
+      T5::kConsumerCols, T5::kAccumulators, T5::kProducerRegisters, T5::kConsumers, T5::kConsumerRegisters, T5::Stages,
+      T5::kStageBytes, T5::kEpilogueBytes, T5::kSmemBytes);
+  std::printf("bytes loaded a slice per element of C: step 4 %.3f, step 5's %d-row tile %.3f\n",
+              double(T::kStageBytes) / (T::BlockM * T::BlockN), T5::BlockM,
+              double(T5::kStageBytes) / (T5::BlockM * T5::BlockN));
+  // Step 5's rows of two heights (tc::plan_tile_heights) on the clusters of an H100's or H200's 132 SMs.
+  const int clusters = persistent_blocks<T5>(132, 1 << 30) / T5::ClusterM;
+  for (const tc::GemmShape& s : o.sizes) {
+    const tc::HeightPlan p = tile_plan<T5>(s.m, s.n, clusters);
+    std::printf(
+        "step 5 at %dx%dx%d on %d clusters: %d rows of %d-row cluster tiles, then %d of %d; the busiest cluster "
+        "computes %d rows x %d (step 4's tiles: %d)\n",
+        s.m, s.n, s.k, clusters, p.tall_rows, T5::ClusterM * T5::BlockM, p.short_rows, T5::ClusterM * T5::ShortM,
+        tc::busiest_cluster_rows(p, clusters), T5::BlockN,
+        tc::busiest_cluster_rows(uniform_plan<T>(s.m, s.n), clusters));
+  }
   // The tile order at 8192^3: what one wave of 128 tiles (persistent_blocks on 132 SMs) reads, grouped against
   // row-major.
   const tc::TileGrid g{8192 / T::BlockM, 8192 / T::BlockN};
@@ -115,7 +139,8 @@ int main(int argc, char** argv) {
     if (driver.runs_type("f16")) driver.add(steps<tc::F16F32>());
     if (driver.runs_type("bf16")) driver.add(steps<tc::BF16F32>());
     if (driver.runs_type("bf16-out"))
-      driver.add(tc::driver_group<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>>(tc::BF16F32BF16::name));
+      driver.add(tc::driver_group<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>,
+                                  WsGemm<Step5TallerTile, Step5Tile, tc::BF16F32BF16>>(tc::BF16F32BF16::name));
 
     // (2) Explain, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
     explain(driver.options());
@@ -125,11 +150,16 @@ int main(int argc, char** argv) {
     const int step4_blocks =
         resident_blocks<Step4Tile, persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>>(
             Step4TmaStore::name);
+    const int step5_blocks =
+        resident_blocks<Step5Tile, persistent_gemm_kernel<Step5Tile, __half, TmaStoreEpilogue<float>>>(
+            Step5TallerTile::name);
     std::printf(
-        "persistent grids on this GPU (step2_persistent.cuh, persistent_blocks): step 2 %d of %d resident "
-        "blocks; steps 3 and 4 %d of %d (clusters of 2)\n",
+        "persistent grids on this GPU (persistent_grid.cuh, persistent_blocks): step 2 %d of %d resident "
+        "blocks; steps 3 and 4 %d of %d (clusters of 2); step 5 %d of %d, whose plans the host makes for %d clusters\n",
         persistent_blocks<Step2Tile>(step2_blocks, 1 << 30), step2_blocks,
-        persistent_blocks<Step4Tile>(step4_blocks, 1 << 30), step4_blocks);
+        persistent_blocks<Step4Tile>(step4_blocks, 1 << 30), step4_blocks,
+        persistent_blocks<Step5Tile>(step5_blocks, 1 << 30), step5_blocks,
+        persistent_blocks<Step5Tile>(step5_blocks, 1 << 30) / Step5Tile::ClusterM);
 
     // (4) The probe: step 4's epilogue against the layout functions.
     std::printf("\n== probe: step 4's epilogue on registers that name their coordinates (probes.cuh) ==\n");
@@ -177,6 +207,9 @@ int main(int argc, char** argv) {
           Step3Tile::kSmemBytes);
     print(Step4TmaStore::name, tc::kernel_resources(persistent_gemm_kernel<Step4Tile, __half, TmaStoreEpilogue<float>>),
           Step4Tile::kSmemBytes);
+    print(Step5TallerTile::name,
+          tc::kernel_resources(persistent_gemm_kernel<Step5Tile, __half, TmaStoreEpilogue<float>>),
+          Step5Tile::kSmemBytes);
     std::printf("registers: the count every thread starts with; setmaxnreg then moves them (the plan above)\n");
 
     // (9) The verdict.

@@ -24,9 +24,11 @@
 #include <type_traits>
 
 // [doc:tma_store_epilogue]
-// C = alpha * acc + beta * C for this warpgroup's 64 x N part at (row0, col0), through `staging` (two 8 KB buffers a
-// consumer) and TMA stores of out.map_c (C column-major, m x n, ldc; boxes of EpilogueChunk<sizeof(Out)>). Out is float
-// or __nv_bfloat16 (rounded to nearest). Source: PTX ISA, "stmatrix", "cp.async.bulk.tensor",
+// C = alpha * acc + beta * C for one 64 x N accumulator of this warpgroup at (row0, col0), through `staging` (two 8 KB
+// buffers a consumer) and TMA stores of out.map_c (C column-major, m x n, ldc; boxes of EpilogueChunk<sizeof(Out)>).
+// Out is float or __nv_bfloat16 (rounded to nearest). row_block: which of the consumer's 64-row accumulators of this
+// tile it is (step 5's consumers hold three): the buffers alternate on from the previous one's chunks, so only a
+// tile's first waits for every earlier store. Source: PTX ISA, "stmatrix", "cp.async.bulk.tensor",
 // "cp.async.bulk.wait_group", "membar/fence" (fence.proxy.async), "bar.sync".
 template <typename Out>
 struct TmaStoreEpilogue {
@@ -39,28 +41,33 @@ struct TmaStoreEpilogue {
     int ldc;
   };
 
+  // C at register i's (row, col), 0 outside C. Out of line: inlined, the address arithmetic for every register of a
+  // chunk took step 5's consumers past their 240 registers (ptxas spilled 16 bytes); beta == 0 never calls it.
+  __device__ static __noinline__ float read_c(const Params& out, int m, int n, int row0, int col0, int warp, int lane,
+                                               int i) {
+    const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
+    const int row = row0 + p.row, col = col0 + p.col;
+    return row < m && col < n ? static_cast<float>(out.C[row + static_cast<std::size_t>(col) * out.ldc]) : 0.0f;
+  }
   template <int N>
   __device__ static void store(const Params& out, const float (&acc)[N / 2], int m, int n, int row0, int col0,
-                               float alpha, float beta, int consumer, unsigned char* staging) {
+                               float alpha, float beta, int consumer, unsigned char* staging, int row_block = 0) {
     static_assert(N % Chunk::kCols == 0, "whole chunks");
+    static_assert((N / Chunk::kCols) % kBuffers == 0, "each accumulator's chunks start on buffer 0 again");
     unsigned char* const mine = staging + consumer * kBytesPerConsumer;
     const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, barrier = 1 + consumer;  // 0: __syncthreads
     const bool leader = threadIdx.x % 128 == 0;
     auto value = [&](int i) {  // alpha * acc + beta * C of register i
       float v = alpha * acc[i];
-      if (beta != 0.0f) {
-        const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
-        const int row = row0 + p.row, col = col0 + p.col;
-        if (row < m && col < n) v += beta * static_cast<float>(out.C[row + static_cast<std::size_t>(col) * out.ldc]);
-      }
+      if (beta != 0.0f) v += beta * read_c(out, m, n, row0, col0, warp, lane, i);
       return v;
     };
 #pragma unroll
     for (int q = 0; q < N / Chunk::kCols; ++q) {
       unsigned char* const buffer = mine + (q % kBuffers) * Chunk::kBytes;
-      if (leader) {  // the store that last read this buffer: the previous tile's (q = 0) or chunk q - 2's
-        if (q == 0) tc::cp_async_bulk_wait_group_read<0>();
-        else if (q >= kBuffers) tc::cp_async_bulk_wait_group_read<kBuffers - 1>();
+      if (leader) {  // the store that last read this buffer: the previous tile's (a tile's first chunk) or 2 before
+        if (q == 0 && row_block == 0) tc::cp_async_bulk_wait_group_read<0>();
+        else if (q >= kBuffers || row_block > 0) tc::cp_async_bulk_wait_group_read<kBuffers - 1>();
       }
       tc::named_barrier_sync(barrier, 128);  // ... has read it: the warpgroup may overwrite it
       if constexpr (std::is_same_v<Out, float>) {
@@ -115,6 +122,19 @@ CUtensorMap output_map(Out* C, int m, int n, int ldc) {
 }
 
 // [doc:step4_launch]
+// Enqueues persistent_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>>: steps 4 and 5. Errors: as launch_persistent.
+template <typename Tile, typename Precision>
+void launch_tma_store(const char* name, int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
+                      const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C, int ldc,
+                      cudaStream_t stream) {
+  using Out = tc::output_t<Precision>;
+  static_assert(Tile::kEpilogueBytes >= Tile::kConsumers * TmaStoreEpilogue<Out>::kBytesPerConsumer,
+                "two staging buffers per consumer");
+  const typename TmaStoreEpilogue<Out>::Params out{output_map(C, m, n, ldc), C, ldc};
+  launch_persistent<Tile, typename Precision::Input, TmaStoreEpilogue<Out>>(name, m, n, k, alpha, A, lda, B, ldb, beta,
+                                                                            out, stream);
+}
+
 struct Step4TmaStore {
   static constexpr const char* name = "4 TMA-store epilogue";
   static constexpr tc::OperandRule kCRule = tc::kTmaOperandRule;  // C is a tensor map now
@@ -122,12 +142,7 @@ struct Step4TmaStore {
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,
                             int ldc, cudaStream_t stream) {
-    using Out = tc::output_t<Precision>;
-    static_assert(Tile::kEpilogueBytes >= Tile::kConsumers * TmaStoreEpilogue<Out>::kBytesPerConsumer,
-                  "two staging buffers per consumer");
-    const typename TmaStoreEpilogue<Out>::Params out{output_map(C, m, n, ldc), C, ldc};
-    launch_persistent<Tile, typename Precision::Input, TmaStoreEpilogue<Out>>(name, m, n, k, alpha, A, lda, B, ldb,
-                                                                              beta, out, stream);
+    launch_tma_store<Tile, Precision>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
 using Step4Tile = WsTile<4, 2, 2 * TmaStoreEpilogue<float>::kBytesPerConsumer>;

@@ -1,13 +1,16 @@
 // Chapter 08 tests. GPU (SM 9.0 only): step 4's epilogue probe (fp32 and bf16) against tc/layouts/epilogue.hpp; every
-// step, fp16 and bf16 in with fp32 C, and step 4 with bf16 C, through the chapter's two checks (integer operands
-// exactly, random ones against fp64) on one tile, several tiles and slices (more tiles than the persistent grid has
-// blocks, and an odd number of M tiles, so one cluster hangs over the edge), the ragged 4095 x 4097 x 33 (TMA clips:
-// with lda = ldb = 40 natively, with tight leading dimensions through the padded path), k = 0, and with (alpha,
-// beta) = (1, 0) and (0.5, 2); in [large], 4096^3 and 8192^3, and at 8192^3 step 4's output mutated on purpose must
-// fail the exact check (tc_test/mutation.hpp); the ablation's launches (tools/ablation.cuh) on all-ones operands.
-// Host: the budgets and slice bases, and the launchers' one-line errors, the ablation's included. The building blocks
-// (cluster roles, ring across a cluster, staging chunk, stmatrix map, tile order) are tested in
+// step, fp16 and bf16 in with fp32 C, and steps 4 and 5 with bf16 C, through the chapter's two checks (integer
+// operands exactly, random ones against fp64) on one tile, several tiles and slices (more tiles than the persistent
+// grid has blocks, and an odd number of M tiles, so one cluster hangs over the edge), the ragged 4095 x 4097 x 33 (TMA
+// clips: with lda = ldb = 40 natively, with tight leading dimensions through the padded path), k = 0, and with
+// (alpha, beta) = (1, 0) and (0.5, 2); step 5 also on plans of both its tile heights (N and K ragged, an odd count of
+// short rows) and of tall rows alone over the edge of M; in [large], 4096^3 and 8192^3 (and 6144^3 for step 5), and
+// the outputs of steps 4 and 5 at 8192^3 mutated on purpose must fail the exact check (tc_test/mutation.hpp); the
+// ablation's launches (tools/ablation.cuh) on all-ones operands. Host: the budgets and slice bases, step 5's plans at
+// the chapter's sizes, and the launchers' one-line errors, the ablation's included. The building blocks (cluster
+// roles, ring across a cluster, staging chunk, stmatrix map, tile order and heights) are tested in
 // common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -17,6 +20,7 @@
 #include "step2_persistent.cuh"
 #include "step3_cluster.cuh"
 #include "step4_tma_store.cuh"
+#include "step5_taller_tile.cuh"
 #include "tc/cublas_reference.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc_test/catch.hpp"
@@ -40,11 +44,22 @@ void for_each_gemm(F&& f) {
   f(WsGemm<Step2Persistent, Step2Tile, tc::F16F32>{});
   f(WsGemm<Step3Cluster, Step3Tile, tc::F16F32>{});
   f(WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>{});
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>{});
   f(WsGemm<Step1WarpSpecialized, Step1Tile, tc::BF16F32>{});
   f(WsGemm<Step2Persistent, Step2Tile, tc::BF16F32>{});
   f(WsGemm<Step3Cluster, Step3Tile, tc::BF16F32>{});
   f(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>{});
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::BF16F32>{});
   f(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>{});
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::BF16F32BF16>{});
+}
+
+// f(WsGemm<Step5TallerTile, Step5Tile, P>{}) for every precision: the shapes where step 5 runs its tall tile.
+template <typename F>
+void for_each_step5(F&& f) {
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>{});
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::BF16F32>{});
+  f(WsGemm<Step5TallerTile, Step5Tile, tc::BF16F32BF16>{});
 }
 
 template <typename Tile>
@@ -78,6 +93,30 @@ TEST_CASE("the tile plans keep the register and shared-memory budgets and start 
   check_slice_bases<Step1Tile>();
   check_slice_bases<Step3Tile>();
   check_slice_bases<Step4Tile>();
+  check_slice_bases<Step5Tile>();
+  // Step 5's tall tile: each consumer all 192 rows (three 64-row accumulators, 8 KB of A apart) and 128 columns.
+  STATIC_REQUIRE(Step5Tile::kSplitN && Step5Tile::kRowBlocks == 3 && Step5Tile::kConsumerCols == 128);
+  STATIC_REQUIRE(Step5Tile::kAccumulators == 192 && Step5Tile::kConsumerRegisters == 240);
+  STATIC_REQUIRE((Step5Tile::kProducerRegisters + 2 * Step5Tile::kConsumerRegisters) * 128 <= 65536);
+  STATIC_REQUIRE(Step5Tile::kSmemBytes <= 227 * 1024 && Step5Tile::kEarlyRelease && !Step4Tile::kEarlyRelease);
+  STATIC_REQUIRE(!Step4Tile::kSplitN && Step4Tile::kRowBlocks == 1 && Step4Tile::kAccumulators == 128);
+  for (int r = 0; r < Step5Tile::kRowBlocks; ++r)
+    CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, r * 64u * Step5Tile::kRowBytes) == nullptr);
+  // Step 5's short tile: two accumulators a consumer; A comes in 64-row boxes, whole ones at either height.
+  STATIC_REQUIRE(Step5Tile::kTwoHeights && Step5Tile::ShortM == 128 && Step5Tile::kShortRowBlocks == 2);
+  STATIC_REQUIRE(Step5Tile::kABoxRows == 64 && Step4Tile::kABoxRows == Step4Tile::BlockM && !Step4Tile::kTwoHeights);
+  // Step 5's rows on an H200's 64 clusters (tile_plan; tc::plan_tile_heights is tested in common/tests): at 4096
+  // and 8192 both heights (each cluster 2 tall + 1 short, and 10 tall + 1 short), at 6144 and 12288 tall alone.
+  const int clusters = persistent_blocks<Step5Tile>(132, 1 << 30) / Step5Tile::ClusterM;
+  CHECK(clusters == 64);
+  auto rows = [&](int s) {
+    const tc::HeightPlan p = tile_plan<Step5Tile>(s, s, clusters);
+    return std::pair{p.tall_rows, p.short_rows};
+  };
+  CHECK(rows(4096) == std::pair{8, 4});
+  CHECK(rows(6144) == std::pair{16, 0});
+  CHECK(rows(8192) == std::pair{20, 2});
+  CHECK(rows(12288) == std::pair{32, 0});
   STATIC_REQUIRE(Step4Tile::kThreads == 384);
   STATIC_REQUIRE((Step4Tile::kProducerRegisters + 2 * Step4Tile::kConsumerRegisters) * 128 <= 65536);
   STATIC_REQUIRE(Step4Tile::kSmemBytes <= 227 * 1024);
@@ -147,6 +186,16 @@ TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes 
     check_gemm<G>(cublas, 2560, 4352, 320, 1.0, 0.0);  // 340 tiles: every persistent block takes several
     check_gemm<G>(cublas, 256, 256, 0, 1.0, 2.0);      // k = 0: C = beta * C
   });
+  // Step 5's plans (the rows of tall and short cluster tiles on 64 clusters, tile_plan): both heights with N and K
+  // ragged; both heights, the short rows an odd count; tall rows alone, the last over the edge of M.
+  for_each_step5([&](auto gemm) {
+    using G = decltype(gemm);
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+      check_gemm<G>(cublas, 3072, 4097, 200, alpha, beta, 208);  // 3 tall rows, 8 short, 17 columns
+      check_gemm<G>(cublas, 5120, 5120, 64, alpha, beta);        // 9 tall rows, 7 short, one slice
+      check_gemm<G>(cublas, 2500, 4352, 72, alpha, beta);        // 7 tall rows, the last 188 rows over the edge
+    }
+  });
 }
 
 TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][large]") {
@@ -157,23 +206,40 @@ TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][lar
       for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
         check_gemm<decltype(gemm)>(cublas, s, s, s, alpha, beta);
     });
+  for_each_step5([&](auto gemm) {  // 6144^3: step 5's tall rows alone (4096^3 and 8192^3 have both heights)
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
+      check_gemm<decltype(gemm)>(cublas, 6144, 6144, 6144, alpha, beta);
+  });
 }
+
+namespace {
+
+// Gemm's output at 8192^3 mutated on purpose (tc_test/mutation.hpp) must fail the exact check, and pass it untouched.
+template <typename Gemm>
+void check_mutations_at_8192(const tc::CublasHandle& cublas, std::uint64_t seed) {
+  using In = typename Gemm::Precision::Input;
+  using Out = typename Gemm::Out;
+  INFO(Gemm::name << " " << Gemm::Precision::name);
+  tc::test::check_mutations_fail<In, Out>(
+      cublas, 8192, seed, [](const In* A, const In* B, Out* C, double alpha, double beta) {
+        Gemm::launch(8192, 8192, 8192, float(alpha), A, 8192, B, 8192, float(beta), C, 8192, nullptr);
+      });
+}
+
+}  // namespace
 
 TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  auto mutate = [&](auto gemm) {
-    using G = decltype(gemm);
-    using In = typename G::Precision::Input;
-    using Out = typename G::Out;
-    INFO(G::name << " " << G::Precision::name);
-    tc::test::check_mutations_fail<In, Out>(
-        cublas, 8192, 83, [](const In* A, const In* B, Out* C, double alpha, double beta) {
-          G::launch(8192, 8192, 8192, float(alpha), A, 8192, B, 8192, float(beta), C, 8192, nullptr);
-        });
-  };
-  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>{});
-  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>{});
-  mutate(WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>{});
+  check_mutations_at_8192<WsGemm<Step4TmaStore, Step4Tile, tc::F16F32>>(cublas, 83);
+  check_mutations_at_8192<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32>>(cublas, 83);
+  check_mutations_at_8192<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>>(cublas, 83);
+}
+
+TEST_CASE("at 8192^3 the exact check fails step 5's output mutated on purpose, and passes it untouched",
+          "[gpu][gemm][large][mutation]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_step5([&](auto gemm) { check_mutations_at_8192<decltype(gemm)>(cublas, 89); });
 }

@@ -28,7 +28,8 @@ struct StoreOneEpilogue {
   using Params = DirectEpilogue::Params;
   template <int N>
   __device__ static void store(const Params& out, const float (&acc)[N / 2], int m, int n, int row0, int col0,
-                               float alpha, float beta, int /*consumer*/, unsigned char* /*staging*/) {
+                               float alpha, float beta, int /*consumer*/, unsigned char* /*staging*/,
+                               int /*row_block*/ = 0) {
     const tc::Coord p = tc::wgmma_m64nNk16_d_coord((threadIdx.x / 32) % 4, threadIdx.x % 32, 0);
     const int row = row0 + p.row, col = col0 + p.col;
     if (row < m && col < n) {
@@ -49,13 +50,13 @@ struct StoreOneEpilogue {
 template <typename Tile, typename Input>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     loads_once_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
-                      int n, int k, float alpha, float beta, const __grid_constant__ StoreOneEpilogue::Params out) {
+                      int n, int k, float alpha, float beta, const __grid_constant__ StoreOneEpilogue::Params out,
+                      const tc::HeightPlan plan) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   extern __shared__ unsigned char smem_raw[];
   const WsSmem<Tile> smem(smem_raw);
   const int warpgroup = threadIdx.x / 128, slices = k / Tile::BlockK;
   const int rank = kCluster > 1 ? tc::cluster_ctarank() : 0;
-  const tc::TileGrid tiles = cluster_tiles<Tile>(m, n);
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival and the bytes
@@ -69,8 +70,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
-    if (threadIdx.x == 0 && first < tiles.count()) {  // the first tile's first S slices, once
-      const tc::Coord origin = persistent_tile_origin<Tile>(tiles, rank, first);
+    if (threadIdx.x == 0 && first < plan.count()) {  // the first tile's first S slices, once
+      const tc::PlannedTile origin = tc::planned_tile(plan, kGroupClusterRows<Tile>, rank, first);
       const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
       for (int s = 0; s < S; ++s) {
         tc::mbarrier_arrive_expect_tx(&smem.full[s], tc::cluster_full_bytes(Tile::kSliceABytes, Tile::kSliceBBytes));
@@ -93,8 +94,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
     const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
     int it = 0;
-    for (int t = first; t < tiles.count(); t += stride) {
-      const tc::Coord origin = persistent_tile_origin<Tile>(tiles, rank, t);
+    for (int t = first; t < plan.count(); t += stride) {
+      const tc::PlannedTile origin = tc::planned_tile(plan, kGroupClusterRows<Tile>, rank, t);
       float acc[Tile::kAccumulators] = {};
       for (int s = 0; s < slices; ++s, ++it) {
         const int stage = it % S;

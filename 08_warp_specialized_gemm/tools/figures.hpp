@@ -26,7 +26,7 @@ namespace figures {
 
 // The kernels' constants (their headers are CUDA, this one plain C++); the chapter's tests hold them equal.
 inline constexpr int kStages = 4;           // WsTile's Stages
-inline constexpr int kGroupTiles = 16;      // step2_persistent.cuh's kGroupTiles
+inline constexpr int kGroupTiles = 16;      // persistent_grid.cuh's kGroupTiles
 inline constexpr int kClusterM = 2;         // Step4Tile::ClusterM
 inline constexpr int kWaveClusters = 64;    // persistent_blocks on 132 SMs, in clusters
 
