@@ -14,6 +14,7 @@
 // two tile heights (HeightPlan) is this project's own, from chapter 08's measurements (docs/08, step 5).
 #pragma once
 
+#include "tc/layouts/cluster.hpp"   // tc::cluster_tile_m, tc::cluster_tile_rows
 #include "tc/layouts/lane_ids.hpp"  // tc::Coord
 
 #include <cuda_runtime_api.h>
@@ -66,12 +67,12 @@ __host__ __device__ constexpr PlannedTile planned_tile(const HeightPlan& p, int 
   const TileGrid region{tall ? p.tall_rows : p.short_rows, p.tile_cols};
   const Coord c = grouped_tile(region, group, tall ? t : t - p.tall_count());
   const int height = tall ? p.tall_m : p.short_m;
-  return {(tall ? 0 : p.short_row0()) + (c.row * p.cluster + rank) * height, c.col * p.block_n, height};
+  return {(tall ? 0 : p.short_row0()) + cluster_tile_m(c.row, rank, p.cluster) * height, c.col * p.block_n, height};
 }
 
 // One height everywhere (steps 2 to 4): the cluster-tile rows that cover M, the last one perhaps over the edge.
 __host__ __device__ constexpr HeightPlan uniform_height_plan(int m, int n, int block_m, int block_n, int cluster) {
-  const int rows = ((m + block_m - 1) / block_m + cluster - 1) / cluster;
+  const int rows = cluster_tile_rows((m + block_m - 1) / block_m, cluster);
   return {block_m, block_m, block_n, cluster, rows, 0, (n + block_n - 1) / block_n};
 }
 
