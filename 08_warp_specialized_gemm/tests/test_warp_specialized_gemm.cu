@@ -12,6 +12,7 @@
 // common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
@@ -198,15 +199,46 @@ TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes 
   });
 }
 
-TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][large]") {
+namespace {
+
+// Every step of for_each_gemm whose precision `wanted` accepts, at s^3, with (alpha, beta) = (1, 0) and (0.5, 2). The
+// large sizes are split into test cases by size and precision: each check is mostly host work (operands, references,
+// comparison), so ctest -j runs them side by side.
+template <typename Wanted>
+void check_every_step_at(int s, Wanted wanted) {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  for (int s : {4096, 8192})
-    for_each_gemm([&](auto gemm) {
-      for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
-        check_gemm<decltype(gemm)>(cublas, s, s, s, alpha, beta);
-    });
-  for_each_step5([&](auto gemm) {  // 6144^3: step 5's tall rows alone (4096^3 and 8192^3 have both heights)
+  for_each_gemm([&](auto gemm) {
+    using G = decltype(gemm);
+    if (!wanted(typename G::Precision{})) return;
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) check_gemm<G>(cublas, s, s, s, alpha, beta);
+  });
+}
+
+constexpr auto kEveryPrecision = [](auto) { return true; };
+
+}  // namespace
+
+TEST_CASE("every step passes both checks at 4096^3", "[gpu][gemm][large]") {
+  check_every_step_at(4096, kEveryPrecision);
+}
+
+TEST_CASE("every step passes both checks at 8192^3, fp16 in and fp32 C", "[gpu][gemm][large]") {
+  check_every_step_at(8192, [](auto p) { return std::is_same_v<decltype(p), tc::F16F32>; });
+}
+
+TEST_CASE("every step passes both checks at 8192^3, bf16 in and fp32 C", "[gpu][gemm][large]") {
+  check_every_step_at(8192, [](auto p) { return std::is_same_v<decltype(p), tc::BF16F32>; });
+}
+
+TEST_CASE("every step passes both checks at 8192^3, bf16 in and bf16 C", "[gpu][gemm][large]") {
+  check_every_step_at(8192, [](auto p) { return std::is_same_v<decltype(p), tc::BF16F32BF16>; });
+}
+
+TEST_CASE("step 5 passes both checks at 6144^3, where its plan is tall rows alone", "[gpu][gemm][large]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_step5([&](auto gemm) {  // 4096^3 and 8192^3 plan both heights
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}})
       check_gemm<decltype(gemm)>(cublas, 6144, 6144, 6144, alpha, beta);
   });
