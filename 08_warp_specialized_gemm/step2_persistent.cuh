@@ -19,6 +19,7 @@
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/layouts/tile_order.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/tma_store.cuh"
 #include "tc/warpgroup.cuh"
 #include "ws_tile.cuh"
 
@@ -125,8 +126,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     };
     // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
     // Step 5's short tile uses the first kShortRowBlocks of the tall tile's accumulators, on the same code path: with
-    // a path per height ptxas spilled.
+    // a path per height ptxas spilled. Step 5 stages its epilogue in the tile's last stage (WsTile::kStageStaging) and
+    // releases that stage during the next tile's first slice, once the TMA stores have read it.
     int it = 0;
+    int held = -1;  // the stage this consumer's last epilogue staged C in and has not released yet; -1: none
     auto run_tile = [&](int t) {
       constexpr int RB = Tile::kRowBlocks, kShort = Tile::kShortRowBlocks;
       const bool tall = !Tile::kTwoHeights || t < plan.tall_count();
@@ -142,30 +145,44 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
               reinterpret_cast<float(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
         else
           tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
-        if constexpr (Tile::kEarlyRelease) {
-          tc::wgmma_wait_group<0>();  // slice s's group is done: its stage is no longer read by this warpgroup
-          if (leader) release(slot.stage);
-        } else {
-          tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
-          if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+        tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
+        if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+        if (Tile::kStageStaging && s == 0 && held >= 0) {
+          // The previous tile's staging stage goes back once the TMA stores have read it (the leader issued them
+          // all, so its wait covers them). Here, a slice into the next tile, the stores have drained meanwhile.
+          if (leader) {
+            tc::cp_async_bulk_wait_group_read<0>();
+            release(held);
+          }
+          held = -1;
         }
       }
-      if constexpr (!Tile::kEarlyRelease) {
-        tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
-        if (slices > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+      tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
+      unsigned char* staging = smem.epilogue;
+      if (slices > 0) {
+        const int last = tc::ring_slot(it - 1, S).stage;
+        if constexpr (Tile::kStageStaging) {
+          staging = smem.b(last);  // + consumer x kBytesPerConsumer: this consumer's half of B, which it alone read
+          held = last;
+        } else if (leader) {
+          release(last);
+        }
+      } else if constexpr (Tile::kStageStaging) {
+        staging = smem.b(0);  // k = 0: no slice is ever loaded, so any stage is free
       }
       const tc::PlannedTile tile = tile_at(t);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
         if (r < kShort || tall)
           Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + row0 + 64 * r, tile.col + col0,
-                                                        alpha, beta, consumer, smem.epilogue, r);
+                                                        alpha, beta, consumer, staging, r);
     };
     for (int t = first; t < plan.count(); t += stride) run_tile(t);
     Epilogue::finish(out, consumer);
   }
   // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
-  // consumers have released their last stage (their arrivals precede the barrier).
+  // consumers have made their last release (their arrivals precede the barrier; step 5's last staging stage is never
+  // released, as no load waits for it).
   if constexpr (kCluster > 1) {
     __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
     tc::cluster_sync();

@@ -24,11 +24,12 @@
 #include <type_traits>
 
 // [doc:tma_store_epilogue]
-// C = alpha * acc + beta * C for one 64 x N accumulator of this warpgroup at (row0, col0), through `staging` (two 8 KB
-// buffers a consumer) and TMA stores of out.map_c (C column-major, m x n, ldc; boxes of EpilogueChunk<sizeof(Out)>).
-// Out is float or __nv_bfloat16 (rounded to nearest). row_block: which of the consumer's 64-row accumulators of this
-// tile it is (step 5's consumers hold three): the buffers alternate on from the previous one's chunks, so only a
-// tile's first waits for every earlier store. Source: PTX ISA, "stmatrix", "cp.async.bulk.tensor",
+// C = alpha * acc + beta * C for one 64 x N accumulator of this warpgroup at (row0, col0), through two 8 KB buffers
+// at staging + consumer x kBytesPerConsumer (step 4's staging, or step 5's half of B in a stage; 1024-byte aligned)
+// and TMA stores of out.map_c (C column-major, m x n, ldc; boxes of EpilogueChunk<sizeof(Out)>). Out is float or
+// __nv_bfloat16 (rounded to nearest). row_block: which of the consumer's 64-row accumulators of this tile it is (step
+// 5's consumers hold three): the buffers alternate on from the previous one's chunks, so only a tile's first waits for
+// every earlier store. Source: PTX ISA, "stmatrix", "cp.async.bulk.tensor",
 // "cp.async.bulk.wait_group", "membar/fence" (fence.proxy.async), "bar.sync".
 template <typename Out>
 struct TmaStoreEpilogue {
@@ -128,8 +129,10 @@ void launch_tma_store(const char* name, int m, int n, int k, float alpha, const 
                       const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C, int ldc,
                       cudaStream_t stream) {
   using Out = tc::output_t<Precision>;
-  static_assert(Tile::kEpilogueBytes >= Tile::kConsumers * TmaStoreEpilogue<Out>::kBytesPerConsumer,
-                "two staging buffers per consumer");
+  constexpr int kPerConsumer = TmaStoreEpilogue<Out>::kBytesPerConsumer;
+  static_assert(Tile::kStageStaging ? kPerConsumer == Tile::kConsumerCols * Tile::kRowBytes
+                                    : Tile::kEpilogueBytes >= Tile::kConsumers * kPerConsumer,
+                "two staging buffers per consumer: the tile's own, or exactly the consumer's half of B in a stage");
   const typename TmaStoreEpilogue<Out>::Params out{output_map(C, m, n, ldc), C, ldc};
   launch_persistent<Tile, typename Precision::Input, TmaStoreEpilogue<Out>>(name, m, n, k, alpha, A, lda, B, ldb, beta,
                                                                             out, stream);

@@ -5,8 +5,9 @@
 // a multiply, the bytes the ablation's second row charges (docs/08, "Where the time goes"). It pays with what the SM
 // has least of: wgmma's M is 64 a warpgroup, so the two consumers split the tile along N (192 x 128 each, three
 // m64n128k16 accumulators, 192 fp32 registers a thread, setmaxnreg 240 and the producer's 24: ws_tile.cuh), and a
-// stage is 56 KB, so three fit beside the staging, not four. With three, each stage goes back to the producer as soon
-// as its own wgmmas finish (WsTile::kEarlyRelease) instead of one slice later.
+// stage is 56 KB, so beside step 4's 32 KB of staging only three fit. So step 5 has no staging of its own: split
+// along N, a consumer alone reads its 16 KB half of B, and after the tile's last slice it stages its epilogue there
+// and holds that stage until the TMA stores have read it (WsTile::kStageStaging). Four stages fit again.
 // 192 rows divide few M: at 4096 a last row of 192-row tiles would be a third full, and the waves uneven. So the
 // host cuts M into rows of both heights (tc::plan_tile_heights): at 4096, 8 rows of 384-row cluster tiles and 4 of
 // 256, so that each of an H200's 64 clusters takes two tall tiles and one short one; at 6144, all tall. A short tile
@@ -17,7 +18,7 @@
 #include "step4_tma_store.cuh"
 
 // [doc:step5]
-using Step5Tile = WsTile<3, 2, 2 * TmaStoreEpilogue<float>::kBytesPerConsumer, 192, 128>;
+using Step5Tile = WsTile<4, 2, 0, 192, 128>;  // no staging of its own: kStageStaging
 
 struct Step5TallerTile {
   static constexpr const char* name = "5 taller tiles";

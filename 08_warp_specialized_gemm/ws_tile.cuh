@@ -49,8 +49,10 @@ struct WsTile {
   static constexpr int kAccumulators = kRowBlocks * kConsumerCols / 2;  // fp32 registers a consumer thread holds
   // A's TMA box: the whole tile, or with two heights 64 rows, so that either height loads whole boxes.
   static constexpr int kABoxRows = kTwoHeights ? 64 : BlockM;
-  // A ring of 3 stages cannot spare one for a slice longer than its wgmmas: release each as soon as they are done.
-  static constexpr bool kEarlyRelease = Stages < 4;
+  // Split along N, a consumer alone reads its half of B: after the tile's last slice it stages its epilogue there,
+  // and holds that stage until the TMA stores have read it. So step 5 needs no staging of its own, and 4 stages of
+  // its taller tile fit (3, beside 32 KB of staging).
+  static constexpr bool kStageStaging = kSplitN;
   static constexpr int kRowBytes = BlockK * 2;           // one operand row of a slice: 64 16-bit elements
   static constexpr int kSliceABytes = BlockM * kRowBytes, kSliceBBytes = BlockN * kRowBytes;
   static constexpr int kStageBytes = kSliceABytes + kSliceBBytes;
@@ -77,6 +79,7 @@ struct WsTile {
   static_assert((kBPartRows * kRowBytes) % kAlign == 0, "every block's part of B starts on a swizzle atom");
   static_assert((kConsumerCols * kRowBytes) % kAlign == 0, "each consumer's part of B starts on a swizzle atom");
   static_assert(kEpilogueBytes % kAlign == 0, "the staging buffers start on a swizzle atom too");
+  static_assert(!kStageStaging || kEpilogueBytes == 0, "a tile that stages in its stages needs no staging of its own");
   static_assert(BlockM <= 256 && kBPartRows <= 256, "a TMA box holds at most 256 rows");
   static_assert(ClusterM >= 1 && ClusterM <= 2, "clusters larger than 2 have been reported slower for GEMM");
 };

@@ -99,7 +99,7 @@ TEST_CASE("the tile plans keep the register and shared-memory budgets and start 
   STATIC_REQUIRE(Step5Tile::kSplitN && Step5Tile::kRowBlocks == 3 && Step5Tile::kConsumerCols == 128);
   STATIC_REQUIRE(Step5Tile::kAccumulators == 192 && Step5Tile::kConsumerRegisters == 240);
   STATIC_REQUIRE((Step5Tile::kProducerRegisters + 2 * Step5Tile::kConsumerRegisters) * 128 <= 65536);
-  STATIC_REQUIRE(Step5Tile::kSmemBytes <= 227 * 1024 && Step5Tile::kEarlyRelease && !Step4Tile::kEarlyRelease);
+  STATIC_REQUIRE(Step5Tile::kSmemBytes <= 227 * 1024 && Step5Tile::kStageStaging && !Step4Tile::kStageStaging);
   STATIC_REQUIRE(!Step4Tile::kSplitN && Step4Tile::kRowBlocks == 1 && Step4Tile::kAccumulators == 128);
   for (int r = 0; r < Step5Tile::kRowBlocks; ++r)
     CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, r * 64u * Step5Tile::kRowBytes) == nullptr);
