@@ -58,10 +58,12 @@ void explain(const tc::RunOptions& o) {
   std::printf(
       "step 5: rows of %d x %d and %d x %d tiles, each consumer all the rows x %d columns (%d or %d m64n%dk16 "
       "accumulators, %d fp32 registers a thread at most); registers %d + %d x %d; %d stages x %d B + staging %d B = "
-      "%d B of shared memory\n",
+      "%d B of shared memory (%s)\n",
       T5::BlockM, T5::BlockN, T5::ShortM, T5::BlockN, T5::kConsumerCols, T5::kRowBlocks, T5::kShortRowBlocks,
       T5::kConsumerCols, T5::kAccumulators, T5::kProducerRegisters, T5::kConsumers, T5::kConsumerRegisters, T5::Stages,
-      T5::kStageBytes, T5::kEpilogueBytes, T5::kSmemBytes);
+      T5::kStageBytes, T5::kEpilogueBytes, T5::kSmemBytes,
+      T5::kStageStaging ? "each consumer stages its epilogue in its half of B in the tile's last stage"
+                        : "the epilogue has staging of its own");
   std::printf("bytes loaded a slice per element of C: step 4 %.3f, step 5's %d-row tile %.3f\n",
               double(T::kStageBytes) / (T::BlockM * T::BlockN), T5::BlockM,
               double(T5::kStageBytes) / (T5::BlockM * T5::BlockN));
