@@ -96,17 +96,17 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     int it = 0;
     for (int t = first; t < plan.count(); t += stride) {
       const tc::PlannedTile origin = tc::planned_tile(plan, kGroupClusterRows<Tile>, rank, t);
-      float acc[Tile::kAccumulators] = {};
+      float acc[1][Tile::kAccumulators] = {};  // one row block of 64: mma_slice_row_blocks<1, ...>
       for (int s = 0; s < slices; ++s, ++it) {
         const int stage = it % S;
         tc::mbarrier_wait_parity_at(full_first + 8u * stage, 0);  // phase 0 completes once; nothing refills it
         const std::uint32_t stage_offset = stage * Tile::kStageBytes;
-        tc::mma_slice_descriptors<Tile::BlockN, Input>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset),
-                                                       tc::advance_wgmma_descriptor(b_first, stage_offset));
+        tc::mma_slice_row_blocks<1, Tile::BlockN, Input>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset),
+                                                         tc::advance_wgmma_descriptor(b_first, stage_offset));
         tc::wgmma_wait_group<1>();  // as step 4: one group in flight while the next is issued
       }
       tc::wgmma_wait_group<0>();
-      StoreOneEpilogue::store<Tile::BlockN>(out, acc, m, n, origin.row + consumer * 64, origin.col, alpha, beta,
+      StoreOneEpilogue::store<Tile::BlockN>(out, acc[0], m, n, origin.row + consumer * 64, origin.col, alpha, beta,
                                             consumer, nullptr);
     }
   }

@@ -48,26 +48,14 @@ __device__ inline void mma_slice(float (&acc)[N / 2], std::uint32_t a_slice, std
 }
 // [/doc:descriptor]
 
-// mma_slice on the slices whose first K step's descriptors (slice_descriptor(slice, 0)) are `a_first` and `b_first`:
-// the same four wgmmas, each K step 32 bytes on (tc::advance_wgmma_descriptor). A loop over a ring encodes each
-// operand's descriptor once and advances it by adds, instead of encoding four a slice (chapter 08's slice loop).
-// Preconditions: as mma_slice, and as advance_wgmma_descriptor. Source: PTX ISA, "Matrix Descriptor Format".
-template <int N, typename Input>
-__device__ inline void mma_slice_descriptors(float (&acc)[N / 2], std::uint64_t a_first, std::uint64_t b_first) {
-  wgmma_fence();  // as mma_slice
-#pragma unroll
-  for (int kk = 0; kk < kSliceK / 16; ++kk) {
-    const std::uint32_t step = 32u * kk;  // as slice_descriptor: 16 K-columns of 2 bytes
-    wgmma_m64nNk16<N, Input>(acc, advance_wgmma_descriptor(a_first, step), advance_wgmma_descriptor(b_first, step),
-                             true);
-  }
-  wgmma_commit_group();
-}
-
-// mma_slice_descriptors for a warpgroup that holds RowBlocks accumulators of 64 rows each (chapter 08's taller tile):
-// A's rows r * 64 .. r * 64 + 63 of the slice (8 KB further each: 64 rows of 128 bytes) times the same B, into
-// acc[r]. The K steps are the outer loop, so each accumulator still sees K in order; committed as one group.
-// Preconditions: as mma_slice_descriptors. Source: PTX ISA, "wgmma.mma_async", "Matrix Descriptor Format".
+// mma_slice for a warpgroup that holds RowBlocks accumulators of 64 rows each (1: the four wgmmas of mma_slice; 3:
+// chapter 08's taller tile), on the slices whose first K step's descriptors (slice_descriptor(slice, 0)) are `a_first`
+// and `b_first`: A's rows r * 64 .. r * 64 + 63 of the slice (8 KB further each: 64 rows of 128 bytes) times the same
+// B, into acc[r]. Each K step is 32 bytes on (tc::advance_wgmma_descriptor), so a loop over a ring encodes each
+// operand's descriptor once and advances it by adds instead of encoding four a slice (chapter 08's slice loop). The
+// K steps are the outer loop, so each accumulator still sees K in order; committed as one group, not waited for.
+// Preconditions: as mma_slice, and as advance_wgmma_descriptor. Source: PTX ISA, "wgmma.mma_async", "Matrix
+// Descriptor Format".
 template <int RowBlocks, int N, typename Input>
 __device__ inline void mma_slice_row_blocks(float (&acc)[RowBlocks][N / 2], std::uint64_t a_first,
                                             std::uint64_t b_first) {
