@@ -2,11 +2,11 @@
 // epilogue of steps 1 to 3, and the launch struct with its tile contract.
 //
 // Every step computes C = alpha * A * B + beta * C with A row-major M x K and B column-major K x N (both K-major, as
-// wgmma reads them), fp16 or bf16 in, fp32 accumulate, C column-major (fp32; step 4 also bf16). A block has three
-// warpgroups: warpgroup 0 is the producer (one thread issues every TMA load), warpgroups 1 and 2 are the consumers,
-// each owning 64 rows of the 128 x 256 block tile as one m64n256k16 accumulator (128 fp32 registers a thread; step 5's
-// taller tile splits along N instead: WsTile). K advances one 64-element slice (tc/wgmma_slice.cuh) at a time through
-// a ring of Stages slices.
+// wgmma reads them), fp16 or bf16 in, fp32 accumulate, C column-major (fp32; steps 4 and 5 also bf16). A block has
+// three warpgroups: warpgroup 0 is the producer (one thread issues every TMA load), warpgroups 1 and 2 are the
+// consumers, each owning 64 rows of the 128 x 256 block tile as one m64n256k16 accumulator (128 fp32 registers a
+// thread; step 5's taller tile splits along N instead: WsTile). K advances one 64-element slice (tc/wgmma_slice.cuh)
+// at a time through a ring of Stages slices.
 // Any M, N and K: TMA reads zeros past the edges of A and B, and the epilogues write only inside C, so a partial tile
 // costs a whole tile's math but needs no padded copies; only operands TMA cannot address (ld not a multiple of 16
 // bytes, a base not 16-byte aligned) take the padded path of tc/padded_gemm.hpp.
