@@ -252,32 +252,32 @@ function(tc_finish_chapters)
     COMMENT "The benchmark ladder: every chapter's kernels beside cuBLAS at 1024, 2048, 4096 and 8192")
 endfunction()
 
-# tc_chapter_ptxas_scan(<source>...)
-#   A host test per source, "<chapter>:ptxas_no_serialized_wgmma:<source>", that compiles it for sm_90a and fails on
-#   any line in which ptxas reports lost wgmma overlap (cmake/ptxas_scan.cmake); and, once per build tree, the
-#   canary test that proves the scan still sees those lines. For the sm_90a chapters (tc_add_chapter ARCH_SPECIFIC).
+# tc_chapter_ptxas_scan(<source>... [ALLOW_SPILLS "<kernel substring>=<bytes>=<reason>|..."])
+#   A host test per source, "<chapter>:ptxas_no_spills_or_serialized_wgmma:<source>", that compiles it with ptxas's
+#   resource report for the highest architecture the chapter builds for (sm_90a for the wgmma chapters) and fails on
+#   any line in which ptxas reports lost wgmma overlap, and on any kernel that spills registers unless ALLOW_SPILLS
+#   names it with the bytes it may spill and why (cmake/ptxas_scan.cmake). The scan's two canaries, which prove it
+#   still sees both, are registered once, in common/tests/CMakeLists.txt.
 function(tc_chapter_ptxas_scan)
   if(NOT TC_BUILD_TESTS)
     return()
   endif()
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "ALLOW_SPILLS" "")
   set(includes "${PROJECT_SOURCE_DIR}/common/include|${CMAKE_CURRENT_SOURCE_DIR}|${TC_CHAPTER_GENERATED_DIR}")
-  foreach(source IN LISTS ARGN)
-    get_filename_component(stem "${source}" NAME_WE)
-    add_test(NAME "${TC_CHAPTER_DIR}:ptxas_no_serialized_wgmma:${source}"
-             COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} "-DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}"
-                     "-DINCLUDES=${includes}" -DEXPECT=clean "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_scan_${stem}.cubin"
-                     -P "${PROJECT_SOURCE_DIR}/cmake/ptxas_scan.cmake")
-    set_tests_properties("${TC_CHAPTER_DIR}:ptxas_no_serialized_wgmma:${source}" PROPERTIES LABELS host)
+  set(arch "")
+  foreach(a IN LISTS TC_CHAPTER_ARCHITECTURES)  # ascending in CMAKE_CUDA_ARCHITECTURES: the last is the highest
+    string(REGEX REPLACE "-(real|virtual)$" "" arch "${a}")
   endforeach()
-  if(NOT TEST ptxas_scan_sees_the_canary)
-    add_test(NAME ptxas_scan_sees_the_canary
-             COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER}
-                     "-DSOURCE=${PROJECT_SOURCE_DIR}/common/tests/ptxas_canary_serialized_wgmma.cu"
-                     "-DINCLUDES=${PROJECT_SOURCE_DIR}/common/include" -DEXPECT=serialized
-                     "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_canary.cubin"
+  foreach(source IN LISTS arg_UNPARSED_ARGUMENTS)
+    get_filename_component(stem "${source}" NAME_WE)
+    set(name "${TC_CHAPTER_DIR}:ptxas_no_spills_or_serialized_wgmma:${source}")
+    add_test(NAME "${name}"
+             COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} "-DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}"
+                     "-DINCLUDES=${includes}" -DEXPECT=clean -DARCH=${arch} "-DALLOW_SPILLS=${arg_ALLOW_SPILLS}"
+                     "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_scan_${stem}.cubin"
                      -P "${PROJECT_SOURCE_DIR}/cmake/ptxas_scan.cmake")
-    set_tests_properties(ptxas_scan_sees_the_canary PROPERTIES LABELS host)
-  endif()
+    set_tests_properties("${name}" PROPERTIES LABELS host)
+  endforeach()
 endfunction()
 
 # tc_chapter_sass_target(<name> <target> <kernel-name-substring>)

@@ -1,7 +1,9 @@
 # Catch2 and the test conventions of this project.
 #
 # Catch2 is taken from the system: v3 (Ubuntu 24.04, Fedora) or Debian 12's packaged 2.13.10; FetchContent of v3 is
-# the last fallback. Both ship a precompiled Catch2WithMain, so Catch2's main is compiled once, not per test file.
+# the last fallback. Every test executable links the project's own main (tc_catch_main, common/tests/catch_main.cpp,
+# compiled once), not Catch2's: Catch2's exits with the count of failed assertions, so 77 (or 4) failed checks would
+# read as a skip; ours exits 1 on any failure and the skip code for a skip alone.
 #
 # Every test executable is registered twice with catch_discover_tests:
 #   - test cases tagged [gpu] get ctest label "gpu" and a SKIP_RETURN_CODE, so that where there is no suitable GPU they
@@ -31,10 +33,23 @@ else()
 endif()
 message(STATUS "Catch2 ${Catch2_VERSION}: GPU tests without a GPU exit ${TC_GPU_SKIP_CODE} and show as Skipped")
 
+add_library(tc_catch_main STATIC "${PROJECT_SOURCE_DIR}/common/tests/catch_main.cpp")
+target_link_libraries(tc_catch_main PUBLIC Catch2::Catch2)
+target_compile_definitions(tc_catch_main PUBLIC TC_CATCH2_MAJOR=${TC_CATCH2_MAJOR})
+
 add_library(tc_test_support INTERFACE)
 target_include_directories(tc_test_support INTERFACE "${PROJECT_SOURCE_DIR}/common/tests/include")
-target_link_libraries(tc_test_support INTERFACE Catch2::Catch2WithMain tc::common)
-target_compile_definitions(tc_test_support INTERFACE TC_CATCH2_MAJOR=${TC_CATCH2_MAJOR})
+target_link_libraries(tc_test_support INTERFACE tc_catch_main tc::common)
+
+# The guard of that main: a fixture with exactly 77 and exactly 4 failed checks, run through ctest with those skip
+# codes, must read Failed, and its skip Skipped (cmake/tests/check_catch_exit_codes.cmake).
+add_executable(catch_exit_code_fixture "${PROJECT_SOURCE_DIR}/common/tests/catch_exit_code_fixture.cpp")
+target_link_libraries(catch_exit_code_fixture PRIVATE tc_test_support)
+add_test(NAME cmake:a_failing_test_never_reads_as_skipped
+  COMMAND ${CMAKE_COMMAND} "-DFIXTURE=$<TARGET_FILE:catch_exit_code_fixture>" -DSKIP_CODE=${TC_GPU_SKIP_CODE}
+          -DSCRATCH=${CMAKE_BINARY_DIR}/catch_exit_code_test -DCTEST=${CMAKE_CTEST_COMMAND}
+          -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_catch_exit_codes.cmake)
+set_tests_properties(cmake:a_failing_test_never_reads_as_skipped PROPERTIES LABELS "host;guard")
 
 # tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
 # above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes
@@ -94,6 +109,21 @@ add_test(NAME cmake:ladder_resumes_without_repeating_or_keeping_partial_rows
           -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_ladder_resume.cmake)
 set_tests_properties(cmake:ladder_resumes_without_repeating_or_keeping_partial_rows PROPERTIES LABELS host)
 
+# No two tests of the build tree may share a name, and the check itself must see a duplicate (the fixture
+# cmake/tests/duplicate_test_names registers one name twice; copied into the build tree, where ctest may write).
+configure_file("${PROJECT_SOURCE_DIR}/cmake/tests/duplicate_test_names/CTestTestfile.cmake"
+               "${CMAKE_BINARY_DIR}/duplicate_test_names/CTestTestfile.cmake" COPYONLY)
+add_test(NAME cmake:no_two_tests_share_a_name
+  COMMAND ${CMAKE_COMMAND} -DCTEST=${CMAKE_CTEST_COMMAND} -DDIR=${CMAKE_BINARY_DIR}
+          -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_unique_test_names.cmake)
+add_test(NAME cmake:the_unique_name_check_sees_a_duplicate
+  COMMAND ${CMAKE_COMMAND} -DCTEST=${CMAKE_CTEST_COMMAND} -DDIR=${CMAKE_BINARY_DIR}/duplicate_test_names
+          -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_unique_test_names.cmake)
+set_tests_properties(cmake:no_two_tests_share_a_name cmake:the_unique_name_check_sees_a_duplicate PROPERTIES
+  LABELS host)
+set_tests_properties(cmake:the_unique_name_check_sees_a_duplicate PROPERTIES
+  PASS_REGULAR_EXPRESSION "registered more than once:[ \n]*twice_registered")
+
 # test_summary: one line after a test run (the last step of the test workflows in CMakePresets.json): how many tests
 # passed, failed and were Skipped, and why (cmake/test_summary.cmake, from the JUnit file the test presets write).
 add_custom_target(test_summary
@@ -106,4 +136,4 @@ add_test(NAME cmake:test_summary_counts_skipped_tests_by_reason
   COMMAND ${CMAKE_COMMAND} -DJUNIT=${PROJECT_SOURCE_DIR}/cmake/tests/test_results_sample.xml
           -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
 set_tests_properties(cmake:test_summary_counts_skipped_tests_by_reason PROPERTIES LABELS host
-  PASS_REGULAR_EXPRESSION "summary of 5 tests: 1 passed, 1 failed, 3 Skipped \\(not run here, so not passed: 2 no GPU found \\(cudaGetDeviceCount: cudaErrorNoDevice\\) \\| 1 compute-sanitizer not found \\(PATH, /usr/local/cuda/bin\\)\\)")
+  PASS_REGULAR_EXPRESSION "summary of 5 tests: 1 passed, 1 failed, 3 Skipped \\(not run here, so not passed: 2 no NVIDIA GPU found \\| 1 compute-sanitizer not found \\(PATH, /usr/local/cuda/bin\\)\\)")

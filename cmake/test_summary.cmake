@@ -38,7 +38,8 @@ foreach(case IN LISTS cases)
     endif()
     string(REGEX REPLACE "^skipped: " "" reason "${reason}")
     # The minimum SM differs from test to test; what the machine lacks is the reason worth counting.
-    string(REGEX REPLACE "^.*needs a GPU of SM >= [0-9.]+<<SEMICOLON>> " "" reason "${reason}")
+    string(REGEX REPLACE "^.*needs (a GPU of SM >= [0-9.]+|SM [0-9.]+ exactly \\(sm_[0-9]+a\\))<<SEMICOLON>> " "" reason
+           "${reason}")
     string(STRIP "${reason}" reason)
     if(reason STREQUAL "")
       set(reason "no reason printed")

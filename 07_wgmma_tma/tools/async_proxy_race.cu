@@ -34,7 +34,7 @@ __global__ void async_proxy_race_kernel(const __grid_constant__ CUtensorMap map,
 int main() {
   return tc::run_main([] {
     tc::require_exact_sm(90, "07_async_proxy_race (TMA, sm_90a)");  // on another GPU: exit 77
-    tc::require_sm(90, "07_async_proxy_race (TMA, sm_90a)");        // no GPU: exit 77
+    tc::require_sm(90, "07_async_proxy_race (TMA, sm_90a)", true);  // no GPU: exit 77
     const std::vector<std::uint16_t> matrix(64 * 16, 1);
     const tc::DeviceBuffer<std::uint16_t> d_matrix(matrix);
     tc::DeviceBuffer<std::uint16_t> out(128);

@@ -10,7 +10,7 @@ case "${FAKE_SANITIZER:-}" in
   crash)   echo "========= COMPUTE-SANITIZER"; echo "Segmentation fault (core dumped)" >&2; exit 139 ;;
   silent)  exit 0 ;;
   refuse)  echo "========= COMPUTE-SANITIZER"; echo "========= Error: Device not supported"; exit 1 ;;
-  no_gpu)  echo "========= COMPUTE-SANITIZER"; echo "skipped: chapter 02 needs a GPU of SM >= 8.0; no GPU found"
+  no_gpu)  echo "========= COMPUTE-SANITIZER"; echo "skipped: chapter 02 needs a GPU of SM >= 8.0; no NVIDIA GPU found"
            echo "========= ERROR SUMMARY: 0 errors"; exit 77 ;;
   unexplained_77) echo "========= COMPUTE-SANITIZER"; echo "========= ERROR SUMMARY: 0 errors"; exit 77 ;;
   *) echo "fake_compute_sanitizer.sh: unknown FAKE_SANITIZER '${FAKE_SANITIZER:-}'" >&2; exit 2 ;;

@@ -4,6 +4,7 @@
 #include "tc/main.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -129,8 +130,13 @@ GemmDriver::GemmDriver(DriverConfig config)
 }
 
 bool GemmDriver::parse(int argc, char** argv) {
-  cli_.add_real("alpha", 1.0, "scale of op(A)*op(B) (an int32 integer for integer types)")
-      .add_real("beta", 0.0, "scale of C (an int32 integer for integer types); 0 means C is not read")
+  const bool integer_types = std::any_of(config_.types.begin(), config_.types.end(), [](const std::string& t) {
+    auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    return t.size() >= 2 && (t[0] == 's' || t[0] == 'u') && std::all_of(t.begin() + 1, t.end(), digit);
+  });
+  const std::string integer_note = integer_types ? " (an int32 integer for integer types)" : "";
+  cli_.add_real("alpha", 1.0, "scale of op(A)*op(B)" + integer_note)
+      .add_real("beta", 0.0, "scale of C" + integer_note + "; 0 means C is not read")
       .add_int("warmup", 5, "untimed launches before timing", 0)
       .add_int("repeats", config_.default_repeats, "timed launches; the median is reported", 20);
   if (config_.rest_flag) {
@@ -180,7 +186,7 @@ void GemmDriver::require_integer_scales(const std::string& why) const {
 
 DeviceInfo GemmDriver::require_gpu(const std::string& what) {
   std::printf("\n");
-  device_ = require_sm(config_.chapter.min_sm, what);
+  device_ = require_sm(config_.chapter.min_sm, what, config_.chapter.exact_sm);
   for (const GemmShape& s : options_.sizes) {
     MemoryNeed need;  // the groups run one after another: the largest counts
     for (const Group& g : groups_) {
@@ -245,7 +251,7 @@ bool SquareTool::parse(int argc, char** argv) {
   }
   timing_ = {int(cli_.get_int("warmup")), int(cli_.get_int("repeats")),
              config_.rest_flag ? int(cli_.get_int("rest-ms")) : 0};
-  device_ = require_sm(chapter_.min_sm, config_.program + " (" + config_.gpu_what + ")");
+  device_ = require_sm(chapter_.min_sm, config_.program + " (" + config_.gpu_what + ")", chapter_.exact_sm);
   std::printf("# %s --size %d --repeats %d on %s\n", config_.program.c_str(), size_, timing_.repeats,
               describe(device_).c_str());
   return true;

@@ -20,6 +20,10 @@ constexpr bool kGuarded = TC_ARCH_GUARD_CALLED != 0;  // set by common/tests/CMa
 int main() {
   if constexpr (kGuarded) tc::require_kernel_image("80-real");  // exits 5 here on an sm_90 GPU
   const tc::DeviceInfo device = tc::query_device();
+  if (!device.cuda_failure.empty()) {  // a GPU is there: the guard is untested, which is a failure, not a skip
+    std::fprintf(stderr, "error: %s\n", device.cuda_failure.c_str());
+    return tc::kExitCudaError;
+  }
   if (!device.present) {
     std::printf("skipped: %s\n", device.absent_reason.c_str());
     return tc::kExitNoGpu;

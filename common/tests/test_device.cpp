@@ -2,6 +2,9 @@
 #include "tc/exit_codes.hpp"
 #include "tc_test/catch.hpp"
 
+#include <string>
+#include <utility>
+
 namespace {
 tc::DeviceInfo fake(int sm) {
   tc::DeviceInfo d;
@@ -29,9 +32,54 @@ TEST_CASE("unsuitable_reason names a GPU below the minimum SM", "[device]") {
 
 TEST_CASE("unsuitable_reason passes on why there is no GPU", "[device]") {
   tc::DeviceInfo none;
-  none.absent_reason = "no GPU found (cudaGetDeviceCount: cudaErrorInsufficientDriver: ...)";
+  none.absent_reason = "no GPU with ordinal 1 (found 1)";
   CHECK(tc::unsuitable_reason(none, 75).value() == none.absent_reason);
-  CHECK(tc::unsuitable_reason(tc::DeviceInfo{}, 75).value() == "no GPU found");
+  CHECK(tc::unsuitable_reason(tc::DeviceInfo{}, 75).value() == "no NVIDIA GPU found");
+}
+
+namespace {
+// query_device on a made-up machine: whether a GPU is present, and what cudaGetDeviceCount returns (a cudaError_t
+// value) and counts.
+tc::DeviceInfo query_fake(bool gpu_present, int status, int count = 0) {
+  tc::DeviceProbes probes;
+  probes.gpu_present = [=] { return gpu_present; };
+  probes.device_count = [=](int* n) {
+    *n = count;
+    return status;
+  };
+  return tc::query_device(0, probes);
+}
+}  // namespace
+
+TEST_CASE("with no GPU present, any cudaGetDeviceCount error is a skip that says plainly no NVIDIA GPU was found",
+          "[device]") {
+  for (int status : {35, 100, 999}) {  // cudaErrorInsufficientDriver, cudaErrorNoDevice, cudaErrorUnknown
+    const tc::DeviceInfo d = query_fake(false, status);
+    INFO("cudaGetDeviceCount returned " << status);
+    CHECK_FALSE(d.present);
+    CHECK(d.cuda_failure.empty());
+    CHECK(tc::unsuitable_reason(d, 75).value() == "no NVIDIA GPU found");
+  }
+}
+
+TEST_CASE("with a GPU present, every cudaGetDeviceCount error and a count of 0 are failures, never skips",
+          "[device]") {
+  // 35 is what a GPU-less machine returns too: only the presence probe tells a driver older than the runtime apart.
+  for (auto [status, count] : {std::pair{35, 0}, std::pair{100, 0}, std::pair{999, 0}, std::pair{0, 0}}) {
+    const tc::DeviceInfo d = query_fake(true, status, count);
+    INFO("cudaGetDeviceCount returned " << status << ", count " << count << ": " << d.cuda_failure);
+    CHECK_FALSE(d.present);
+    CHECK(d.absent_reason.empty());
+    CHECK(d.cuda_failure.find("an NVIDIA GPU is present, but CUDA cannot use it") == 0);
+    CHECK(d.cuda_failure.find('\n') == std::string::npos);
+  }
+  CHECK(query_fake(true, 35).cuda_failure.find("cudaErrorInsufficientDriver (35)") != std::string::npos);
+  CHECK(query_fake(true, 100).cuda_failure.find("cudaErrorNoDevice (100)") != std::string::npos);
+}
+
+TEST_CASE("the skip lines name what a chapter needs: a minimum SM, or SM 9.0 exactly for sm_90a code", "[device]") {
+  CHECK(tc::sm_requirement(80, false) == "a GPU of SM >= 8.0");
+  CHECK(tc::sm_requirement(90, true) == "SM 9.0 exactly (sm_90a)");
 }
 
 TEST_CASE("SM numbers print as sm_XY and X.Y", "[device]") {

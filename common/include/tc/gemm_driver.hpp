@@ -70,7 +70,8 @@ struct DriverConfig {
   std::string title;     // the run header's first line
   std::string summary;   // --help's description
   std::string svg_help = "write the chapter's figures into this folder";
-  // The precisions --type offers (with "all", its default), by their flag names; empty: no --type flag.
+  // The precisions --type offers (with "all", its default), by their flag names; empty: no --type flag. Integer types
+  // are named s<bits> or u<bits> ("s8", "u8"): where one is offered, --help says alpha and beta are int32 there.
   std::vector<std::string> types = {};
   std::string type_help = "input precision(s) to run";
   bool single_size = false;        // --m --n --k (one problem) instead of --sizes (a list)

@@ -44,25 +44,21 @@ inline void skip_test(const std::string& message) {
 #endif
 }
 
-inline DeviceInfo require_gpu(int min_sm) {
+// Fails the test where a GPU is present but CUDA cannot use it (DeviceInfo::cuda_failure: a broken driver must not
+// read as "no GPU"); skips it where there is no GPU, or its SM is below min_sm (exact: not min_sm exactly, for sm_90a
+// code, which runs on SM 9.0 alone).
+inline DeviceInfo require_gpu(int min_sm, bool exact = false) {
   DeviceInfo device = query_device();
-  if (auto why = unsuitable_reason(device, min_sm)) {
-    const std::string message = "skipped: needs a GPU of SM >= " + compute_capability(min_sm) + "; " + *why;
-    skip_test(message);
-  }
+  if (!device.cuda_failure.empty()) FAIL(device.cuda_failure);
+  std::optional<std::string> why = unsuitable_reason(device, min_sm);
+  if (!why && exact && device.sm != min_sm)
+    why = "this GPU, " + device.name + ", is SM " + compute_capability(device.sm) + ", and that code runs on no other";
+  if (why) skip_test("skipped: needs " + sm_requirement(min_sm, exact) + "; " + *why);
   return device;
 }
 
-// As require_gpu, for sm_90a code: the GPU must be SM `sm` exactly (tc::require_exact_sm says why).
-inline DeviceInfo require_exact_gpu(int sm) {
-  DeviceInfo device = require_gpu(sm);
-  if (device.sm != sm) {
-    const std::string message = "skipped: sm_" + std::to_string(sm) + "a code runs on SM " + compute_capability(sm) +
-                                " alone; this GPU is SM " + compute_capability(device.sm);
-    skip_test(message);
-  }
-  return device;
-}
+// As require_gpu, for sm_90a code: the GPU must be SM `sm` exactly.
+inline DeviceInfo require_exact_gpu(int sm) { return require_gpu(sm, true); }
 
 template <typename E, typename F>
 std::string thrown_message(F&& f) {
