@@ -128,8 +128,9 @@ int main(int argc, char** argv) {
     tc::DriverConfig config{tc::this_chapter(),
                             "Chapter 08: warp-specialized, persistent, clustered wgmma GEMM",
                             "a producer warpgroup and two consumer warpgroups (setmaxnreg), a persistent tile "
-                            "scheduler, 2-block clusters with TMA multicast and a TMA-store epilogue (fp16 or bf16 "
-                            "in, fp32 accumulate, fp32 or bf16 C), timed against cuBLAS and the wgmma ceiling.",
+                            "scheduler, 2-block clusters with TMA multicast, a TMA-store epilogue, and (step 5) "
+                            "taller 192 x 256 tiles in rows of two heights (fp16 or bf16 in, fp32 accumulate, fp32 "
+                            "or bf16 C), timed against cuBLAS and the wgmma ceiling.",
                             "write the chapter's figures (as 08_figures does) into this folder",
                             {"f16", "bf16", "bf16-out"},
                             "input precision, or bf16-out: bf16 in and out (fp32 accumulation either way)"};

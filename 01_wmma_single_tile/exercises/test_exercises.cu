@@ -46,7 +46,7 @@ void check_tile(std::uint64_t seed) {
   INFO("A " << LayoutA::name << ", B " << LayoutB::name << ": " << r.summary() << "\n"
             << tc::exercise::where("01.1", "01_wmma_single_tile/exercises/ex1_load_mma_store.cuh",
                                    "01_wmma_single_tile"));
-  CHECK(r.passed);
+  REQUIRE(r.passed);
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ TEST_CASE("exercise 01.2: the WMMA pointer and leading-dimension rules", "[exerc
     for (const Case& c : cases) {
       const bool ok = ex01_2::wmma_operand_ok(c.address, c.ld, c.element_bytes);  // a stub throws here, to grade()
       INFO(c.why << ": expected " << (c.ok ? "legal" : "illegal"));
-      CHECK(ok == c.ok);
+      REQUIRE(ok == c.ok);
     }
   });
 }

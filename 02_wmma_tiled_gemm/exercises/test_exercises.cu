@@ -44,7 +44,7 @@ void check_gemm(Launcher launch, const std::string& id, const std::string& file,
       tc::compare(m, n, k, got.data(), ldc, ref, tc::tolerance_for<tc::WmmaF16>(tc::Fill::Integer));
   INFO(m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << ": " << r.summary() << "\n"
          << tc::exercise::where(id, file, "02_wmma_tiled_gemm"));
-  CHECK(r.passed);
+  REQUIRE(r.passed);
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ void check_layouts() {
         got += read(a, Tags::A::offset(i, l, lda), "A", i, l) * read(b, Tags::B::offset(l, j, ldb), "B", l, j);
       }
       INFO("C(" << i << ", " << j << ")");
-      CHECK(got == want);
+      REQUIRE(got == want);
     }
 }
 
@@ -74,18 +74,18 @@ TEST_CASE("exercise 03.2: the sectors a warp's load touches", "[exercise]") {
   tc::exercise::grade([] {
     // 32 lanes x 4 contiguous bytes of one line: 128 bytes, 4 sectors.
     const int contiguous = sectors([](int) { return 0; }, [](int l) { return 2 * l; }, 4, 4096, 2);
-    CHECK(contiguous == 4);
+    REQUIRE(contiguous == 4);
     // The same shifted by one f16 element: bytes 2..129 straddle 5 sectors.
     const int shifted = sectors([](int) { return 0; }, [](int l) { return 2 * l + 1; }, 4, 4096, 2);
-    CHECK(shifted == 5);
+    REQUIRE(shifted == 5);
     // One lane per line, lines 128 bytes apart: 32 sectors for 128 bytes.
     const int strided = sectors([](int l) { return l; }, [](int) { return 0; }, 4, 64, 2);
-    CHECK(strided == 32);
+    REQUIRE(strided == 32);
     // Every lane reads the same 4 bytes: 1 sector.
     const int same = sectors([](int) { return 3; }, [](int) { return 8; }, 4, 64, 2);
-    CHECK(same == 1);
+    REQUIRE(same == 1);
     // Lanes 4g..4g+3 read the first 16 bytes of line g, lines 32 bytes apart (ld 16 f16): one sector per line, 8.
     const int fragment = sectors([](int l) { return l / 4; }, [](int l) { return 2 * (l % 4); }, 4, 16, 2);
-    CHECK(fragment == 8);
+    REQUIRE(fragment == 8);
   });
 }

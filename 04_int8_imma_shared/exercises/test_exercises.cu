@@ -33,11 +33,11 @@ TEST_CASE("exercise 04.1: the bank of a byte address", "[exercise]") {
     for (const Case& c : {Case{0, 0}, Case{3, 0}, Case{4, 1}, Case{124, 31}, Case{127, 31}, Case{128, 0},
                           Case{132, 1}, Case{4100, 1}, Case{80 * 7 + 16, 16}}) {
       INFO("byte " << c.address << ": expected bank " << c.bank << ", got " << ex04_1::bank_of(c.address));
-      CHECK(ex04_1::bank_of(c.address) == c.bank);
+      REQUIRE(ex04_1::bank_of(c.address) == c.bank);
     }
     std::set<int> banks;  // 32 consecutive words: every bank once
     for (int word = 0; word < 32; ++word) banks.insert(ex04_1::bank_of(4 * (word + 32 * 5)));
-    CHECK(banks.size() == 32);
+    REQUIRE(banks.size() == 32);
   });
 }
 
@@ -46,12 +46,12 @@ TEST_CASE("exercise 04.2: the skew that makes 8-bit fragment loads conflict-free
     const int skew = ex04_2::skew_bytes();
     INFO("skew " << skew << " bytes, ld " << ex04_2::kLineDataBytes + skew << " bytes");
     REQUIRE(skew >= 0);
-    CHECK(skew % 16 == 0);  // every line 16-byte aligned
+    REQUIRE(skew % 16 == 0);  // every line 16-byte aligned
     const int ld = ex04_2::kLineDataBytes + skew;
-    for (int first = 0; first < 128; first += 16) CHECK(fragment_conflicts(first, ld) == 0);
+    for (int first = 0; first < 128; first += 16) REQUIRE(fragment_conflicts(first, ld) == 0);
     for (int smaller = 0; smaller < skew; smaller += 16) {  // and no smaller aligned skew would do
       INFO("skew " << smaller << " is smaller and also conflict-free");
-      CHECK(fragment_conflicts(0, ex04_2::kLineDataBytes + smaller) > 0);
+      REQUIRE(fragment_conflicts(0, ex04_2::kLineDataBytes + smaller) > 0);
     }
   });
 }

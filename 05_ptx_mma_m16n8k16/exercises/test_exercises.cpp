@@ -30,7 +30,7 @@ void check_covers_once(F coord, int rows, int cols) {
       REQUIRE((c.row >= 0 && c.row < rows && c.col >= 0 && c.col < cols));
       ++hits[c.row * cols + c.col];
     }
-  for (int h : hits) CHECK(h == 1);
+  for (int h : hits) REQUIRE(h == 1);
 }
 
 template <typename F>
@@ -39,7 +39,7 @@ void check_samples(F coord, const std::vector<Sample>& samples) {
     const tc::Coord c = coord(s.lane, s.i);
     INFO("lane " << s.lane << " element " << s.i << ": expected (" << s.row << ", " << s.col << "), got (" << c.row
                  << ", " << c.col << ")");
-    CHECK((c.row == s.row && c.col == s.col));
+    REQUIRE((c.row == s.row && c.col == s.col));
   }
 }
 

@@ -37,7 +37,7 @@ TEST_CASE("exercise 06.1: the XOR swizzle of 64-byte lines", "[exercise]") {
         REQUIRE((p >= 0 && p < 4));
         ++hits[p];
       }
-      for (int h : hits) CHECK(h == 1);
+      for (int h : hits) REQUIRE(h == 1);
     }
     // ldmatrix: one phase is 8 lanes reading the same logical chunk of 8 consecutive lines (a fragment's rows).
     for (int first = 0; first < 64; first += 8)
@@ -45,14 +45,14 @@ TEST_CASE("exercise 06.1: the XOR swizzle of 64-byte lines", "[exercise]") {
         std::vector<std::int64_t> rows;
         for (int r = 0; r < 8; ++r) rows.push_back(chunk_address(first + r, c));
         INFO("ldmatrix phase: lines " << first << ".." << first + 7 << ", logical chunk " << c);
-        CHECK(tc::ldmatrix_cost(rows).conflicts == 0);
+        REQUIRE(tc::ldmatrix_cost(rows).conflicts == 0);
       }
     // cp.async: consecutive lanes copy consecutive chunks of a line, 4 lanes per 64-byte line, 16 bytes each.
     for (int first = 0; first < 64; first += 8) {
       std::array<std::int64_t, tc::kWarpSize> address{};
       for (int lane = 0; lane < tc::kWarpSize; ++lane) address[lane] = chunk_address(first + lane / 4, lane % 4);
       INFO("cp.async: lines " << first << ".." << first + 7);
-      CHECK(tc::vector_access_cost(address, 16).conflicts == 0);
+      REQUIRE(tc::vector_access_cost(address, 16).conflicts == 0);
     }
   });
 }
@@ -68,7 +68,7 @@ TEST_CASE("exercise 06.2: ldmatrix.x4 row addresses for an A fragment", "[exerci
         const tc::Coord want = tc::mma_m16n8k16_a_coord(lane, e);
         INFO("lane " << lane << " element a" << e << ": receives A(" << got.row << ", " << got.col
                      << "), the fragment needs A(" << want.row << ", " << want.col << ")");
-        CHECK((got.row == want.row && got.col == want.col));
+        REQUIRE((got.row == want.row && got.col == want.col));
       }
   });
 }

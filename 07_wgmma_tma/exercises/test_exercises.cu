@@ -27,13 +27,13 @@ TEST_CASE("exercise 07.1: the wgmma descriptor of a K step", "[exercise]") {
                         << " (want " << want.start_address << "), leading " << f.leading_byte_offset << ", stride "
                         << f.stride_byte_offset << " (want " << want.stride_byte_offset << "), base offset "
                         << f.base_offset << ", swizzle field " << (got >> 62) << " (want 1: 128B)");
-        CHECK(f.start_address == want.start_address);
-        CHECK(f.stride_byte_offset == want.stride_byte_offset);
-        CHECK(f.base_offset == 0);
-        CHECK(f.swizzle == tc::Swizzle::B128);
+        REQUIRE(f.start_address == want.start_address);
+        REQUIRE(f.stride_byte_offset == want.stride_byte_offset);
+        REQUIRE(f.base_offset == 0);
+        REQUIRE(f.swizzle == tc::Swizzle::B128);
         // The leading byte offset is unused for a swizzled K-major operand (the ISA lets it be anything), and bits
         // 14-15, 30-31, 46-48 and 52-61 are reserved: they must be 0.
-        CHECK((got & 0x3FF1C000C000C000ull) == 0);
+        REQUIRE((got & 0x3FF1C000C000C000ull) == 0);
       }
   });
 }
@@ -45,7 +45,7 @@ TEST_CASE("exercise 07.2: the parities of an mbarrier ring", "[exercise]") {
         for (unsigned seed = 0; seed < 20; ++seed) {
           INFO("stages " << stages << ", consumers " << consumers << ", order " << seed
                          << ": a stage overwritten before release, a stale slice read, or a wait that never ends");
-          CHECK(tc::simulate_ring(stages, consumers, 4 * stages + 3, seed, ex07_2::full_parity,
+          REQUIRE(tc::simulate_ring(stages, consumers, 4 * stages + 3, seed, ex07_2::full_parity,
                                   ex07_2::empty_wait_parity));
         }
   });

@@ -31,15 +31,15 @@ TEST_CASE("exercise 08.1: who loads which part of B, and who releases a stage", 
         }
       for (int r = 0; r < 256; ++r) {
         INFO("cluster of " << size << ": row " << r << " of B is loaded " << rows[r] << " times (want once)");
-        CHECK(rows[r] == 1);
+        REQUIRE(rows[r] == 1);
       }
       INFO("cluster of " << size << ": mask " << ex08_1::multicast_mask(size) << " (bit r: block r receives)");
-      CHECK(ex08_1::multicast_mask(size) == (1u << size) - 1u);
+      REQUIRE(ex08_1::multicast_mask(size) == (1u << size) - 1u);
       for (unsigned seed = 0; seed < 20; ++seed) {
         INFO("cluster of " << size << ", 2 consumers, order " << seed << ": empty_arrivals "
                            << ex08_1::empty_arrivals(2, size)
                            << ": a stage refilled while a block still reads it, or a wait that never ends");
-        CHECK(tc::simulate_cluster_ring(3, 2, size, 23, seed, ex08_1::empty_arrivals(2, size), true));
+        REQUIRE(tc::simulate_cluster_ring(3, 2, size, 23, seed, ex08_1::empty_arrivals(2, size), true));
       }
     }
   });
@@ -55,10 +55,10 @@ TEST_CASE("exercise 08.2: the byte offset of an fp32 result in the staging chunk
         const std::uint32_t logical = std::uint32_t(col) * 128u + std::uint32_t(row % 32) * 4u;
         const std::uint32_t want = std::uint32_t(row / 32) * 4096u + tc::swizzle_address(tc::Swizzle::B128, logical);
         INFO("row " << row << ", col " << col << ": offset " << got << " (want " << want << ")");
-        CHECK(got == want);
+        REQUIRE(got == want);
         seen.insert(got);
       }
-    CHECK(seen.size() == 64u * 32u);
+    REQUIRE(seen.size() == 64u * 32u);
     // And so the warps' stores are conflict-free: register i of warp w, as the epilogue stores it.
     for (int w = 0; w < 4; ++w)
       for (int i = 0; i < 16; ++i) {
@@ -68,7 +68,7 @@ TEST_CASE("exercise 08.2: the byte offset of an fp32 result in the staging chunk
           accesses.push_back({lane, ex08_2::staging_offset(c.row, c.col), 4});
         }
         INFO("warp " << w << ", register " << i << ": " << tc::phase_cost(accesses).conflicts() << " extra wavefronts");
-        CHECK(tc::phase_cost(accesses).conflicts() == 0);
+        REQUIRE(tc::phase_cost(accesses).conflicts() == 0);
       }
   });
 }

@@ -1,9 +1,13 @@
 #include "tc/bench_csv.hpp"
 
 #include "tc/cli.hpp"    // tc::UsageError
+#include "tc/main.hpp"   // make_folder
 #include "tc/timer.hpp"  // gemm_flops, tflops
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -38,8 +42,9 @@ void append_bench_csv(const std::string& path, const std::vector<BenchRow>& rows
   std::ostringstream text;
   if (!has_header) text << kBenchCsvHeader << '\n';
   for (const BenchRow& r : rows) text << bench_csv_line(r) << '\n';
+  make_folder(std::filesystem::path(path).parent_path().string());
   std::ofstream out(path, std::ios::app);
-  if (!(out << text.str())) throw UsageError("cannot append to " + path);
+  if (!(out << text.str())) throw UsageError("cannot append to " + path + ": " + std::strerror(errno));
 }
 
 }  // namespace tc

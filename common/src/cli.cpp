@@ -29,11 +29,13 @@ bool parse_real(const std::string& text, double& out) {
 
 std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::string& text) {
   auto bad = [&](const std::string& item) {
-    return UsageError("--" + option + " expects sizes like 4096 or 17x33x65, comma-separated; got '" + item + "'");
+    return UsageError("--" + option + " expects sizes like 4096 or 17x33x65 (M, N >= 1, K >= 0), comma-separated; " +
+                      "got '" + item + "'");
   };
-  auto size = [&](const std::string& digits, const std::string& item) {
+  // K (the third of MxNxK) may be 0, a GEMM that only scales C; M, N and a square S may not.
+  auto size = [&](const std::string& digits, const std::string& item, std::int64_t min) {
     std::int64_t v = 0;
-    if (!parse_integer(digits, v) || v < 1 || v > std::numeric_limits<std::int32_t>::max()) throw bad(item);
+    if (!parse_integer(digits, v) || v < min || v > std::numeric_limits<std::int32_t>::max()) throw bad(item);
     return static_cast<int>(v);
   };
   std::vector<GemmShape> shapes;
@@ -45,7 +47,8 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::s
     std::size_t from = 0;
     while (true) {
       const std::size_t x = item.find('x', from);
-      dims.push_back(size(item.substr(from, x == std::string::npos ? std::string::npos : x - from), item));
+      const std::string digits = item.substr(from, x == std::string::npos ? std::string::npos : x - from);
+      dims.push_back(size(digits, item, dims.size() == 2 ? 0 : 1));
       if (x == std::string::npos) break;
       from = x + 1;
     }
@@ -227,7 +230,11 @@ std::string Cli::usage() const {
     if (left.size() < 34) left.resize(34, ' ');
     else left += "\n" + std::string(34, ' ');
     out += left + " " + opt.help;
-    if (opt.kind != Kind::Flag && !opt.value.empty()) out += " (default: " + opt.value + ")";
+    std::string facts;
+    if (opt.kind != Kind::Flag && !opt.value.empty()) facts = "default: " + opt.value;
+    if (opt.kind == Kind::Int && opt.min > 1)
+      facts += (facts.empty() ? "" : "; ") + ("at least " + std::to_string(opt.min));
+    if (!facts.empty()) out += " (" + facts + ")";
     out += "\n";
   }
   return out;

@@ -56,18 +56,21 @@ TEST_CASE("Cli keeps defaults for options not given", "[cli]") {
 TEST_CASE("GEMM shape lists take S and MxNxK items and reject anything else in one line", "[cli]") {
   CHECK(tc::parse_gemm_shapes("s", "17x33x65,8") == std::vector<tc::GemmShape>{{17, 33, 65}, {8, 8, 8}});
   CHECK(tc::parse_gemm_shapes("s", "2147483647") == std::vector<tc::GemmShape>{{2147483647, 2147483647, 2147483647}});
+  // k = 0 is a legal GEMM (C = beta * C), which the chapters' tests cover; m = 0 or n = 0 is refused.
+  CHECK(tc::parse_gemm_shapes("s", "256x512x0") == std::vector<tc::GemmShape>{{256, 512, 0}});
   for (const char* bad : {"", ",", "16,", "0", "-4", "16x16", "16x16x16x16", "16xx16x16", "1e3", "16 ", "2147483648",
-                          "16x0x16", "4096,abc"}) {
+                          "16x0x16", "0x16x16", "16x16x-1", "4096,abc"}) {
     INFO("'" << bad << "'");
     const std::string msg = tc::test::thrown_message<tc::UsageError>([&] { tc::parse_gemm_shapes("sizes", bad); });
-    CHECK(msg.rfind("--sizes expects sizes like 4096 or 17x33x65, comma-separated; got '", 0) == 0);
+    CHECK(msg.rfind("--sizes expects sizes like 4096 or 17x33x65 (M, N >= 1, K >= 0), comma-separated; got '", 0) == 0);
     CHECK(msg.find('\n') == std::string::npos);
   }
   const char* argv[] = {"prog", "--sizes", "48x80x96"};
   tc::Cli cli = make_cli();
   REQUIRE(cli.parse(3, argv));
   CHECK(cli.get_shapes("sizes") == std::vector<tc::GemmShape>{{48, 80, 96}});
-  CHECK(parse_error({"--sizes", "4x4"}) == "--sizes expects sizes like 4096 or 17x33x65, comma-separated; got '4x4'");
+  CHECK(parse_error({"--sizes", "4x4"}) ==
+        "--sizes expects sizes like 4096 or 17x33x65 (M, N >= 1, K >= 0), comma-separated; got '4x4'");
 }
 
 TEST_CASE("Cli rejects bad input with one line naming the problem", "[cli]") {
@@ -98,4 +101,8 @@ TEST_CASE("Cli --help prints usage and asks the caller to stop", "[cli]") {
   const std::string usage = cli.usage();
   CHECK(usage.find("--shape 16x16x16|32x8x16|all") != std::string::npos);
   CHECK(usage.find("(default: 16)") != std::string::npos);
+  // An integer's minimum is shown where it is more than the usual 1, e.g. --repeats's 20.
+  tc::Cli repeats("prog", "test");
+  repeats.add_int("repeats", 30, "timed launches", 20);
+  CHECK(repeats.usage().find("(default: 30; at least 20)") != std::string::npos);
 }

@@ -28,7 +28,8 @@ class UsageError : public std::invalid_argument {
 };
 
 // A comma-separated list of GEMM shapes, each "S" (S x S x S) or "MxNxK", e.g. "1024,4096" or "17x33x65,4096".
-// Sizes must be in [1, 2^31 - 1]. Errors: UsageError naming `option` and the bad item, one line.
+// M, N and S must be in [1, 2^31 - 1]; K in [0, 2^31 - 1], since k = 0 is a legal GEMM (C = beta * C). Errors:
+// UsageError naming `option` and the bad item, one line.
 std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::string& text);
 
 class Cli {

@@ -13,7 +13,8 @@
 // print_run_header: the three lines every chapter's output starts with, so a saved run names its command and GPU:
 // "# <title>", "# command: <program> <arguments as given>", "# device:  <tc::describe of GPU 0, or why there is none>".
 // write_text_file: what the chapters' --svg options write with; a path that cannot be written is bad input (a
-// tc::UsageError, so exit 2), not a crash.
+// tc::UsageError naming the path and the system's reason, so exit 2), not a crash. make_folder creates a folder and
+// its parents (the --svg, --out and --csv folders a user names need not exist yet).
 // Figure, write_figures and figure_tool_main: a chapter's committed figures (docs/figures/) as {file, svg}, written by
 // the chapter's --svg option and by its host-only figure program (NN_*/tools/), whose whole main() is
 // figure_tool_main: --out DIR (default docs/figures), one "wrote <path>" line per file, exit 2 for a bad flag or a
@@ -26,8 +27,11 @@
 #include "tc/exit_codes.hpp"
 #include "tc/memory.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <new>
@@ -44,9 +48,18 @@ inline void print_run_header(const std::string& title, const std::string& progra
               describe(query_device()).c_str());
 }
 
+// Creates `dir` and its parents where missing. Errors: tc::UsageError naming the folder and the reason.
+inline void make_folder(const std::string& dir) {
+  std::error_code error;
+  if (dir.empty() || std::filesystem::is_directory(dir, error)) return;
+  if (!std::filesystem::create_directories(dir, error) && error)
+    throw UsageError("cannot create the folder " + dir + ": " + error.message());
+}
+
 inline void write_text_file(const std::string& path, const std::string& text) {
+  make_folder(std::filesystem::path(path).parent_path().string());
   std::ofstream out(path);
-  if (!(out << text)) throw UsageError("cannot write " + path);
+  if (!(out << text)) throw UsageError("cannot write " + path + ": " + std::strerror(errno));
 }
 
 struct Figure {

@@ -5,6 +5,8 @@
 // to open and where the hints are, so an untouched stub fails with directions, not with a wrong number. A GPU
 // exercise's stub kernel simply leaves its output unwritten; its test poisons the output first, so the comparison
 // with the reference fails, and the test's message carries the same directions (tc::exercise::where()).
+// The graders assert with REQUIRE, not CHECK, and walk their cases from the smallest up: a wrong answer stops at the
+// first, smallest failing case with one message, instead of repeating the same failure for every case after it.
 // Errors: todo() always throws NotDone; grade() rethrows nothing (Catch2 reports any other exception).
 #pragma once
 
