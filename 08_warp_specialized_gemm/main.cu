@@ -95,8 +95,9 @@ void explain(const tc::RunOptions& o) {
 
 // (7) The best step and cuBLAS on all-zero operands at every size (the power limit's share of the ratio).
 void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas) {
-  std::printf("\n== all-zero operands: %s and cuBLAS, f16 -> f32, A row-major, B column-major ==\n", Best::name);
-  std::printf("%-16s %12s %12s %10s\n", "size", "kernel", "cuBLAS", "% cuBLAS");
+  std::printf("\n== all-zero operands: %s and cublasGemmEx (default), f16 -> f32, A row-major, B column-major ==\n",
+              Best::name);
+  std::printf("%-16s %12s %12s %14s\n", "size", "kernel", "cublasGemmEx", "% cublasGemmEx");
   const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
   for (const tc::GemmShape& s : o.sizes) {
     tc::DeviceBuffer<__half> a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n);
@@ -113,7 +114,7 @@ void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas)
     });
     const double flops = tc::gemm_flops(s.m, s.n, s.k);
     const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    std::printf("%-16s %12.1f %12.1f %9.1f%%\n", size.c_str(), tc::tflops(flops, kernel_ms),
+    std::printf("%-16s %12.1f %12.1f %13.1f%%\n", size.c_str(), tc::tflops(flops, kernel_ms),
                 tc::tflops(flops, cublas_ms), 100.0 * cublas_ms / kernel_ms);
   }
   std::printf("TFLOP/s, median of %d launches after %d warm-up, each timing after %d ms idle\n", o.repeats, o.warmup,

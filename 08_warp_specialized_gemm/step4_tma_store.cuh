@@ -140,7 +140,7 @@ void launch_tma_store(const char* name, int m, int n, int k, float alpha, const 
 
 struct Step4TmaStore {
   static constexpr const char* name = "4 TMA-store epilogue";
-  static constexpr tc::OperandRule kCRule = tc::kTmaOperandRule;  // C is a tensor map now
+  static constexpr tc::OperandRule kCRule = tc::kTmaStoreOperandRule;  // C is a tensor map, stored by TMA, now
   template <typename Tile, typename Precision>
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,

@@ -22,7 +22,7 @@ using Step5Tile = WsTile<4, 2, 0, 192, 128>;  // no staging of its own: kStageSt
 
 struct Step5TallerTile {
   static constexpr const char* name = "5 taller tiles";
-  static constexpr tc::OperandRule kCRule = tc::kTmaOperandRule;  // C is a tensor map, as in step 4
+  static constexpr tc::OperandRule kCRule = tc::kTmaStoreOperandRule;  // C is stored by TMA, as in step 4
   template <typename Tile, typename Precision>
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,

@@ -49,7 +49,7 @@ add_test(NAME cmake:a_failing_test_never_reads_as_skipped
   COMMAND ${CMAKE_COMMAND} "-DFIXTURE=$<TARGET_FILE:catch_exit_code_fixture>" -DSKIP_CODE=${TC_GPU_SKIP_CODE}
           -DSCRATCH=${CMAKE_BINARY_DIR}/catch_exit_code_test -DCTEST=${CMAKE_CTEST_COMMAND}
           -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_catch_exit_codes.cmake)
-set_tests_properties(cmake:a_failing_test_never_reads_as_skipped PROPERTIES LABELS "host;guard")
+set_tests_properties(cmake:a_failing_test_never_reads_as_skipped PROPERTIES LABELS host)
 
 # tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
 # above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes

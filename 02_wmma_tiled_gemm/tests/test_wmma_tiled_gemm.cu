@@ -158,7 +158,7 @@ void check_shapes(const std::vector<std::vector<int>>& shapes) {
   using P = typename Kernel::Precision;
   std::uint64_t seed = 100;
   for (const auto& s : shapes) {
-    for (auto [alpha, beta] : alpha_betas<P>()) {
+    for (auto [alpha, beta] : tc::test::gemm_scales<typename P::Input>()) {
       for (int pad : {0, 8}) {
         const Case cs{s[0], s[1], s[2], alpha, beta, pad};
         const tc::test::GemmCheckOutcome r = run_case<Kernel>(cs, seed++);

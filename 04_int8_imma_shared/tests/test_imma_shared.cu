@@ -1,7 +1,9 @@
 // Chapter 04 tests. Host: the tile arithmetic (copies cover a stage once, warps cover the block tile), shared-memory
 // sizing, the bank cost of each skew from the kernel's own addresses, the overflow bound, and the launcher's one-line
-// errors. GPU: s8 and u8 x skews 0, 16, 32 x the issue's shapes and more, (alpha, beta) (1, 0) and (2, -1), exact
-// against the CPU reference or cuBLAS DGEMM on the same integers; bit for bit against cuBLAS int8 TN; extreme inputs.
+// errors. GPU: s8 and u8 x skews 0, 16, 32 x the issue's shapes and more, every (alpha, beta) of
+// tc::test::gemm_scales ((1, 0), (2, -1), (3, -2), (1, 1)) with tight and padded leading dimensions (C's padding rows
+// must come back untouched), exact against the CPU reference or cuBLAS DGEMM on the same integers; 1024^3 and 4096^3
+// with (1, 0) and (2, -1); bit for bit against cuBLAS int8 TN; extreme inputs.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "imma_shared_gemm.cuh"
 #include "smem_plan.hpp"
@@ -13,6 +15,7 @@
 #include "tc/random.hpp"
 #include "tc/reference_for.cuh"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
 
 #include <cstdint>
 #include <set>
@@ -26,44 +29,75 @@ using Tile0 = DefaultImmaTile<0>;
 using Tile16 = DefaultImmaTile<16>;
 using Tile32 = DefaultImmaTile<32>;
 
-// Runs ImmaSharedGemm<P, Tile> on (m, n, k) with the given host inputs (A row-major lda = k, B column-major
-// ldb = k, C column-major ldc = m) and returns the comparison with the exact reference.
+// The problem (m, n, k, alpha, beta) as the chapter stores it: A row-major (op T), B column-major (op N), C
+// column-major; tight leading dimensions (lda = ldb = k, ldc = m) or padded ones (tc::test::with_padding).
+tc::GemmProblem problem(int m, int n, int k, int alpha, int beta, tc::test::Ld ld) {
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  return ld == tc::test::Ld::Padded ? tc::test::with_padding(p, 1, 4) : p;
+}
+
+struct Outcome {
+  tc::CompareResult result;
+  bool padding_untouched = true;
+};
+
+// Runs ImmaSharedGemm<P, Tile> on problem p with the given host inputs (sized for p's leading dimensions) and returns
+// the comparison with the exact reference, and whether C's padding rows came back as they went in.
+template <typename P, typename Tile>
+Outcome run_and_compare(const tc::CublasHandle& cublas, const tc::GemmProblem& p,
+                        const std::vector<typename P::Input>& a, const std::vector<typename P::Input>& b,
+                        const std::vector<std::int32_t>& c) {
+  const int alpha = int(p.alpha), beta = int(p.beta);
+  const tc::GemmReference ref =
+      tc::reference_for<P>(cublas, tc::Op::T, tc::Op::N, p.m, p.n, p.k, alpha, a, p.lda, b, p.ldb, beta, c, p.ldc);
+  tc::DeviceBuffer<typename P::Input> d_a(a), d_b(b);
+  tc::DeviceBuffer<std::int32_t> d_c(p.c_elements());  // c may be empty when beta == 0
+  beta != 0 ? d_c.upload(c) : d_c.poison();
+  tc::launch_gemm_any_size<ImmaSharedGemm<P, Tile>>(p.m, p.n, p.k, alpha, d_a.data(), p.lda, d_b.data(), p.ldb, beta,
+                                                    d_c.data(), p.ldc, nullptr);
+  const std::vector<std::int32_t> got = d_c.download();
+  return {tc::compare(p.m, p.n, p.k, got.data(), p.ldc, ref, tc::Tolerance::exact()),
+          tc::test::padding_untouched(p, got, c)};
+}
+
+// The tight problem (m, n, k, alpha, beta) on given host inputs.
 template <typename P, typename Tile>
 tc::CompareResult run_and_compare(const tc::CublasHandle& cublas, int m, int n, int k, int alpha, int beta,
                                   const std::vector<typename P::Input>& a, const std::vector<typename P::Input>& b,
                                   const std::vector<std::int32_t>& c) {
-  const int lda = k > 0 ? k : 1, ldb = lda, ldc = m;
-  const tc::GemmReference ref =
-      tc::reference_for<P>(cublas, tc::Op::T, tc::Op::N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  tc::DeviceBuffer<typename P::Input> d_a(a), d_b(b);
-  tc::DeviceBuffer<std::int32_t> d_c(std::size_t(ldc) * n);  // c may be empty when beta == 0
-  beta != 0 ? d_c.upload(c) : d_c.poison();
-  tc::launch_gemm_any_size<ImmaSharedGemm<P, Tile>>(m, n, k, alpha, d_a.data(), lda, d_b.data(), ldb, beta,
-                                                    d_c.data(), ldc, nullptr);
-  const std::vector<std::int32_t> got = d_c.download();
-  return tc::compare(m, n, k, got.data(), ldc, ref, tc::Tolerance::exact());
+  return run_and_compare<P, Tile>(cublas, problem(m, n, k, alpha, beta, tc::test::Ld::Tight), a, b, c).result;
 }
 
 template <typename P, typename Tile>
-void check_random(const tc::CublasHandle& cublas, int m, int n, int k, int alpha, int beta) {
-  std::vector<typename P::Input> a(std::size_t(m) * k), b(std::size_t(k) * n);
-  std::vector<std::int32_t> c(std::size_t(m) * n);
+void check_random(const tc::CublasHandle& cublas, int m, int n, int k, int alpha, int beta,
+                  tc::test::Ld ld = tc::test::Ld::Tight) {
+  const tc::GemmProblem p = problem(m, n, k, alpha, beta, ld);
+  std::vector<typename P::Input> a(p.a_elements()), b(p.b_elements());
+  std::vector<std::int32_t> c(p.c_elements());
   tc::fill_random(a, 11, tc::Fill::Real);  // full range
   tc::fill_random(b, 12, tc::Fill::Real);
   tc::fill_random(c, 13, tc::Fill::Real);
-  INFO(P::name << " skew " << Tile::Skew << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta "
-               << beta);
-  const tc::CompareResult r = run_and_compare<P, Tile>(cublas, m, n, k, alpha, beta, a, b, c);
-  INFO(r.summary());
-  CHECK(r.passed);
+  INFO(P::name << " skew " << Tile::Skew << " " << m << "x" << n << "x" << k << " lda " << p.lda << " ldc " << p.ldc
+               << " alpha " << alpha << " beta " << beta);
+  const Outcome r = run_and_compare<P, Tile>(cublas, p, a, b, c);
+  INFO(r.result.summary());
+  CHECK(r.result.passed);
+  CHECK(r.padding_untouched);
 }
 
+// Every skew; every scale of tc::test::gemm_scales with tight and padded leading dimensions, or (large sizes, where
+// the small shapes have shown those) (1, 0) and (2, -1), tight.
 template <typename P>
-void check_all_skews(const tc::CublasHandle& cublas, int m, int n, int k) {
-  for (auto [alpha, beta] : {std::pair{1, 0}, std::pair{2, -1}}) {
-    check_random<P, Tile0>(cublas, m, n, k, alpha, beta);
-    check_random<P, Tile16>(cublas, m, n, k, alpha, beta);
-    check_random<P, Tile32>(cublas, m, n, k, alpha, beta);
+void check_all_skews(const tc::CublasHandle& cublas, int m, int n, int k, bool every_case = true) {
+  const std::vector<std::pair<double, double>> scales =
+      every_case ? tc::test::gemm_scales<typename P::Input>() : std::vector<std::pair<double, double>>{{1, 0}, {2, -1}};
+  for (tc::test::Ld ld : {tc::test::Ld::Tight, tc::test::Ld::Padded}) {
+    if (!every_case && ld == tc::test::Ld::Padded) continue;
+    for (auto [alpha, beta] : scales) {
+      check_random<P, Tile0>(cublas, m, n, k, int(alpha), int(beta), ld);
+      check_random<P, Tile16>(cublas, m, n, k, int(alpha), int(beta), ld);
+      check_random<P, Tile32>(cublas, m, n, k, int(alpha), int(beta), ld);
+    }
   }
 }
 
@@ -192,15 +226,15 @@ TEST_CASE("s8 and u8, every skew: small and partial-tile shapes, exact", "[gpu]"
 TEST_CASE("s8 and u8, every skew: 1024^3, exact", "[gpu]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   tc::CublasHandle cublas;
-  check_all_skews<tc::WmmaS8>(cublas, 1024, 1024, 1024);
-  check_all_skews<tc::WmmaU8>(cublas, 1024, 1024, 1024);
+  check_all_skews<tc::WmmaS8>(cublas, 1024, 1024, 1024, false);
+  check_all_skews<tc::WmmaU8>(cublas, 1024, 1024, 1024, false);
 }
 
 TEST_CASE("s8 and u8, every skew: 4096^3, exact against cuBLAS DGEMM on the same integers", "[gpu][large]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   tc::CublasHandle cublas;
-  check_all_skews<tc::WmmaS8>(cublas, 4096, 4096, 4096);
-  check_all_skews<tc::WmmaU8>(cublas, 4096, 4096, 4096);
+  check_all_skews<tc::WmmaS8>(cublas, 4096, 4096, 4096, false);
+  check_all_skews<tc::WmmaU8>(cublas, 4096, 4096, 4096, false);
 }
 
 TEST_CASE("s8 matches cuBLAS's own int8 TN GEMM bit for bit", "[gpu]") {

@@ -2,8 +2,9 @@
 // the formulas in their own prediction and rejects a wrong layout; register packing; the GEMM tile's bank cost from
 // the kernel's own addresses; the launchers' one-line errors. GPU: the single tile (the issue's values with the
 // f16-accumulate variant, random integers with every variant and layout), the hardware probe for every variant,
-// chapter 01's WMMA fragments against the formulas, and the GEMM on the issue's shapes with (alpha, beta) (1, 0) and
-// (0.5, 2), each through the chapter's two checks (integer operands exactly, random ones against fp64).
+// chapter 01's WMMA fragments against the formulas, and the GEMM on the issue's shapes with every (alpha, beta) of
+// tc::test::gemm_scales, tight and with padded leading dimensions, each through the chapter's checks (integer operands
+// exactly, random ones against fp64, C's padding untouched).
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "tools/lane_figures.hpp"
 #include "mma_gemm.cuh"
@@ -73,16 +74,19 @@ tc::CompareResult run_tile(std::uint64_t seed, int pad) {
   return tc::compare(S::M, S::N, S::K, got.data(), S::M, ref, tc::Tolerance::exact());
 }
 
-// The GEMM on (m, n, k) (A row-major lda = k, B column-major ldb = k, C column-major ldc = m) through the chapter's
-// two checks: integer operands exactly, random ones against fp64 (tc_test/gemm.hpp), C's padding untouched.
-void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta) {
-  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+// The GEMM on (m, n, k) (A row-major, B column-major, C column-major; tight leading dimensions lda = ldb = k, ldc = m,
+// or padded ones) through the chapter's two checks: integer operands exactly, random ones against fp64
+// (tc_test/gemm.hpp), C's padding untouched.
+void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta,
+                tc::test::Ld ld = tc::test::Ld::Tight) {
+  tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  if (ld == tc::test::Ld::Padded) p = tc::test::with_padding(p, 2, 4);
   const tc::test::GemmCheckOutcome r = tc::test::check_both<__half, float>(
       cublas, p, 31, [&](const __half* A, const __half* B, float* C) {
         launch_mma_gemm(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc);
       });
-  INFO(m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta << "\nexact:  " << r.verdict.exact.summary()
-         << "\nrandom: " << r.verdict.random.summary());
+  INFO(m << "x" << n << "x" << k << " lda " << p.lda << " ldc " << p.ldc << " alpha " << alpha << " beta " << beta
+         << "\nexact:  " << r.verdict.exact.summary() << "\nrandom: " << r.verdict.random.summary());
   CHECK(r.verdict.passed());
   CHECK(r.padding_untouched);
 }
@@ -280,14 +284,16 @@ TEST_CASE("WMMA 16x16x16 fragments are two m16n8k16 fragments side by side along
   CHECK(count_wmma_matches(c, 4, 4, tc::MmaOperand::C, 8) == 128);
 }
 
-TEST_CASE("the mma.sync GEMM passes both checks on the issue's shapes", "[gpu][gemm]") {
+TEST_CASE("the mma.sync GEMM passes both checks on the issue's shapes, every scale, tight and padded",
+          "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-    check_gemm(cublas, 16, 8, 16, alpha, beta);
-    check_gemm(cublas, 17, 33, 65, alpha, beta);
-    check_gemm(cublas, 1000, 1016, 1040, alpha, beta);
-  }
+  for (tc::test::Ld ld : {tc::test::Ld::Tight, tc::test::Ld::Padded})
+    for (auto [alpha, beta] : tc::test::gemm_scales<__half>()) {
+      check_gemm(cublas, 16, 8, 16, alpha, beta, ld);
+      check_gemm(cublas, 17, 33, 65, alpha, beta, ld);
+      check_gemm(cublas, 1000, 1016, 1040, alpha, beta, ld);
+    }
 }
 
 TEST_CASE("the mma.sync GEMM passes both checks on tile multiples, the padded path and k = 0", "[gpu][gemm]") {

@@ -3,9 +3,10 @@
 // tiles once; the launchers' one-line errors; the ablation kernels' K weights. GPU: every ldmatrix variant against
 // tc::ldmatrix_map; every step on 128x128x32, odd shapes, several slices, the padded path, k = 0 and (in [large])
 // 4096^3 and 8192^3 through the chapter's two checks (integer operands exactly, random ones against fp64), each with
-// (alpha, beta) = (1, 0) and (0.5, 2); at 8192^3, step 4's output mutated on purpose (a K column dropped or doubled,
-// A transposed, alpha or beta wrong, a tile unwritten) must fail the exact check; each ablation kernel against its K
-// weights.
+// (alpha, beta) = (1, 0) and (0.5, 2), and on one tile and odd shapes with every scale of tc::test::gemm_scales, tight
+// and with padded leading dimensions (C's padding untouched); at 8192^3, step 4's inputs and scales mutated on
+// purpose (a K column dropped or doubled, A transposed, alpha or beta wrong) and a tile of its output left unwritten
+// must fail the exact check; each ablation kernel against its K weights.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "tools/ablation.cuh"
 #include "tools/figures.hpp"
@@ -100,16 +101,19 @@ bool covers_once() {
   return true;
 }
 
-// One step on (m, n, k) (A row-major lda = k, B column-major ldb = k, C column-major ldc = m) through the chapter's
-// two checks: integer operands exactly, random ones against fp64 (tc_test/gemm.hpp), C's padding untouched.
+// One step on (m, n, k) (A row-major, B column-major, C column-major; tight leading dimensions lda = ldb = k, ldc = m,
+// or padded ones) through the chapter's two checks: integer operands exactly, random ones against fp64
+// (tc_test/gemm.hpp), C's padding untouched.
 void check_gemm(const tc::CublasHandle& cublas, const NamedLauncher& step, int m, int n, int k, double alpha,
-                double beta) {
-  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+                double beta, tc::test::Ld ld = tc::test::Ld::Tight) {
+  tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, alpha, beta);
+  if (ld == tc::test::Ld::Padded) p = tc::test::with_padding(p, 2, 4);
   const tc::test::GemmCheckOutcome r = tc::test::check_both<__half, float>(
       cublas, p, 61, [&](const __half* A, const __half* B, float* C) {
         step.launch(m, n, k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
       });
-  INFO(step.name << " " << m << "x" << n << "x" << k << " alpha " << alpha << " beta " << beta
+  INFO(step.name << " " << m << "x" << n << "x" << k << " lda " << p.lda << " ldc " << p.ldc << " alpha " << alpha
+                 << " beta " << beta
                  << "\nexact:  " << r.verdict.exact.summary() << "\nrandom: " << r.verdict.random.summary());
   CHECK(r.verdict.passed());
   CHECK(r.padding_untouched);
@@ -309,15 +313,16 @@ TEST_CASE("every ldmatrix variant delivers what tc::ldmatrix_map says", "[gpu][p
   check_probe<4, true>();
 }
 
-TEST_CASE("every step passes both checks on one tile and odd shapes", "[gpu][gemm]") {
+TEST_CASE("every step passes both checks on one tile and odd shapes, every scale, tight and padded", "[gpu][gemm]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (const NamedLauncher& step : kSteps)
-    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-      check_gemm(cublas, step, 128, 128, 32, alpha, beta);
-      check_gemm(cublas, step, 17, 33, 65, alpha, beta);
-      check_gemm(cublas, step, 1000, 1016, 1040, alpha, beta);
-    }
+    for (tc::test::Ld ld : {tc::test::Ld::Tight, tc::test::Ld::Padded})
+      for (auto [alpha, beta] : tc::test::gemm_scales<__half>()) {
+        check_gemm(cublas, step, 128, 128, 32, alpha, beta, ld);
+        check_gemm(cublas, step, 17, 33, 65, alpha, beta, ld);
+        check_gemm(cublas, step, 1000, 1016, 1040, alpha, beta, ld);
+      }
 }
 
 TEST_CASE("every step passes both checks over several slices, the padded path and k = 0", "[gpu][gemm]") {
@@ -341,7 +346,8 @@ TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][lar
         check_gemm(cublas, step, s, s, s, alpha, beta);
 }
 
-TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, and passes it untouched",
+TEST_CASE("at 8192^3 the exact check fails step 4 on a K column dropped or doubled, A transposed, a wrong alpha or "
+          "beta and a tile unwritten, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;

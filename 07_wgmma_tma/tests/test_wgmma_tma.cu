@@ -1,8 +1,9 @@
 // Chapter 07 tests. GPU (SM 9.0 only): the probes (TMA's swizzle in every mode, the m64nNk16 accumulator for N = 64,
 // 128, 256) against tc/layouts/wgmma.hpp; every step, fp16 and bf16, through the chapter's two checks (integer
 // operands exactly, random ones against fp64) on one block tile, several slices and blocks, odd shapes (the padded
-// path), k = 0, and with (alpha, beta) = (1, 0) and (0.5, 2); in [large], 4096^3 and 8192^3, and at 8192^3 step 3's
-// output mutated on purpose must fail the exact check (tc_test/mutation.hpp). Host: the committed figures, the tile
+// path), k = 0, and with (alpha, beta) = (1, 0) and (0.5, 2), and every scale of tc::test::gemm_scales tight and with
+// padded leading dimensions (C's padding untouched); in [large], 4096^3 and 8192^3, and at 8192^3 step 3's inputs and
+// scales mutated on purpose must fail the exact check (tc_test/mutation.hpp). Host: the committed figures, the tile
 // plans (every stage on a swizzle atom) and the launchers' one-line errors. The building blocks (swizzle,
 // descriptor, accumulator map, ring, TMA rules) are tested in common/tests/test_hopper_layouts.cpp.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
@@ -25,8 +26,9 @@ namespace {
 
 // One step through tc::launch_gemm_any_size and the chapter's two checks (tc_test/gemm.hpp).
 template <typename Gemm>
-void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta) {
-  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 71);
+void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta,
+                tc::test::Ld ld = tc::test::Ld::Tight) {
+  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 71, 0, ld);
 }
 
 // f(WgmmaGemm<Step, Tile, P>{}) for every step and both precisions.
@@ -128,6 +130,19 @@ TEST_CASE("every step passes both checks on one tile, several slices, odd shapes
   });
 }
 
+TEST_CASE("every step passes both checks with every scale, tight and with padded leading dimensions", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_gemm([&](auto gemm) {
+    using G = decltype(gemm);
+    for (tc::test::Ld ld : {tc::test::Ld::Tight, tc::test::Ld::Padded})
+      for (auto [alpha, beta] : tc::test::gemm_scales<typename G::Precision::Input>()) {
+        check_gemm<G>(cublas, 256, 512, 448, alpha, beta, ld);  // TMA on 16-byte-aligned padded columns
+        check_gemm<G>(cublas, 17, 33, 65, alpha, beta, ld);     // the padded path
+      }
+  });
+}
+
 TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][large]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -138,7 +153,8 @@ TEST_CASE("every step passes both checks at 4096^3 and 8192^3", "[gpu][gemm][lar
     });
 }
 
-TEST_CASE("at 8192^3 the exact check fails step 3's output mutated on purpose, and passes it untouched",
+TEST_CASE("at 8192^3 the exact check fails step 3 on a K column dropped or doubled, A transposed, a wrong alpha or "
+          "beta and a tile unwritten, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;

@@ -3,12 +3,14 @@
 // operands exactly, random ones against fp64) on one tile, several tiles and slices (more tiles than the persistent
 // grid has blocks, and an odd number of M tiles, so one cluster hangs over the edge), the ragged 4095 x 4097 x 33 (TMA
 // clips: with lda = ldb = 40 natively, with tight leading dimensions through the padded path), k = 0, and with
-// (alpha, beta) = (1, 0) and (0.5, 2); step 5 also on plans of both its tile heights (N and K ragged, an odd count of
-// short rows) and of tall rows alone over the edge of M; in [large], 4096^3 and 8192^3 (and 6144^3 for step 5), and
-// the outputs of steps 4 and 5 at 8192^3 mutated on purpose must fail the exact check (tc_test/mutation.hpp); the
-// ablation's launches (tools/ablation.cuh) on all-ones operands. Host: the budgets and slice bases, step 5's plans at
-// the chapter's sizes, and the launchers' one-line errors, the ablation's included. The building blocks (cluster
-// roles, ring across a cluster, staging chunk, stmatrix map, tile order and heights) are tested in
+// (alpha, beta) = (1, 0) and (0.5, 2), and every scale of tc::test::gemm_scales tight and with padded leading
+// dimensions (C's padding beside the TMA-store epilogue untouched); step 5 also on plans of both its tile heights (N
+// and K ragged, an odd count of short rows) and of tall rows alone over the edge of M; in [large], 4096^3 and 8192^3
+// (and 6144^3 for step 5), and steps 4 and 5 at 8192^3 on inputs and scales mutated on purpose, and with a tile of
+// their output left unwritten, must fail the exact check (tc_test/mutation.hpp); the ablation's launches
+// (tools/ablation.cuh) on all-ones operands. Host: the budgets and slice bases, step 5's plans at the chapter's sizes,
+// and the launchers' one-line errors, the ablation's included. The building blocks (cluster roles, ring across a
+// cluster, staging chunk, stmatrix map, tile order and heights) are tested in
 // common/tests/test_warp_specialized_layouts.cpp and test_tile_order.cpp.
 #include <cstdint>
 #include <string>
@@ -34,8 +36,9 @@ namespace {
 
 // One step through tc::launch_gemm_any_size and the chapter's two checks (tc_test/gemm.hpp).
 template <typename Gemm>
-void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, int ld_ab = 0) {
-  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 73, ld_ab);
+void check_gemm(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, int ld_ab = 0,
+                tc::test::Ld ld = tc::test::Ld::Tight) {
+  tc::test::check_launcher<Gemm>(cublas, m, n, k, alpha, beta, 73, ld_ab, ld);
 }
 
 // f(WsGemm<Step, Tile, P>{}) for every step and precision.
@@ -181,7 +184,7 @@ TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes 
       check_gemm<G>(cublas, 128, 256, 64, alpha, beta);        // one tile, one slice
       check_gemm<G>(cublas, 384, 512, 448, alpha, beta);       // 3 M tiles (a cluster over the edge), 7 slices
       check_gemm<G>(cublas, 17, 33, 65, alpha, beta);          // the padded path (lda = 65)
-      check_gemm<G>(cublas, 4095, 4097, 33, alpha, beta, 40);  // TMA clips M, N and K
+      check_gemm<G>(cublas, 4095, 4097, 33, alpha, beta, 40);  // TMA clips M, N, K (4, 5: C padded)
     }
     check_gemm<G>(cublas, 4095, 4097, 33, 1.0, 0.0);   // tight ld: the padded path
     check_gemm<G>(cublas, 2560, 4352, 320, 1.0, 0.0);  // 340 tiles: every persistent block takes several
@@ -196,6 +199,23 @@ TEST_CASE("every step passes both checks on one tile, many tiles, ragged shapes 
       check_gemm<G>(cublas, 5120, 5120, 64, alpha, beta);        // 9 tall rows, 7 short, one slice
       check_gemm<G>(cublas, 2500, 4352, 72, alpha, beta);        // 7 tall rows, the last 188 rows over the edge
     }
+  });
+}
+
+TEST_CASE("every step passes both checks with every scale, tight and with padded leading dimensions", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  constexpr tc::test::Ld kPadded = tc::test::Ld::Padded;
+  for_each_gemm([&](auto gemm) {
+    using G = decltype(gemm);
+    for (tc::test::Ld ld : {tc::test::Ld::Tight, kPadded})
+      for (auto [alpha, beta] : tc::test::gemm_scales<typename G::Precision::Input>()) {
+        check_gemm<G>(cublas, 384, 512, 448, alpha, beta, 0, ld);  // TMA loads and stores on padded columns
+        check_gemm<G>(cublas, 17, 33, 65, alpha, beta, 0, ld);     // the padded path
+      }
+  });
+  for_each_step5([&](auto gemm) {  // both tile heights, N and K ragged, C's padding beside the TMA-store epilogue
+    check_gemm<decltype(gemm)>(cublas, 3072, 4097, 200, 0.3, -1.7, 0, kPadded);
   });
 }
 
@@ -246,7 +266,8 @@ TEST_CASE("step 5 passes both checks at 6144^3, where its plan is tall rows alon
 
 namespace {
 
-// Gemm's output at 8192^3 mutated on purpose (tc_test/mutation.hpp) must fail the exact check, and pass it untouched.
+// Gemm at 8192^3 on mutated inputs and scales, and with a tile of its output unwritten (tc_test/mutation.hpp), must
+// fail the exact check, and pass it untouched.
 template <typename Gemm>
 void check_mutations_at_8192(const tc::CublasHandle& cublas, std::uint64_t seed) {
   using In = typename Gemm::Precision::Input;
@@ -260,7 +281,8 @@ void check_mutations_at_8192(const tc::CublasHandle& cublas, std::uint64_t seed)
 
 }  // namespace
 
-TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, and passes it untouched",
+TEST_CASE("at 8192^3 the exact check fails step 4 on a K column dropped or doubled, A transposed, a wrong alpha or "
+          "beta and a tile unwritten, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -269,7 +291,8 @@ TEST_CASE("at 8192^3 the exact check fails step 4's output mutated on purpose, a
   check_mutations_at_8192<WsGemm<Step4TmaStore, Step4Tile, tc::BF16F32BF16>>(cublas, 83);
 }
 
-TEST_CASE("at 8192^3 the exact check fails step 5's output mutated on purpose, and passes it untouched",
+TEST_CASE("at 8192^3 the exact check fails step 5 on a K column dropped or doubled, A transposed, a wrong alpha or "
+          "beta and a tile unwritten, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;

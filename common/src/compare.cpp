@@ -11,6 +11,7 @@ CompareResult compare(int m, int n, int k, const T* got, int ld_got, const doubl
                       Tolerance tol) {
   CompareResult r;
   double worst_ratio = -1.0;
+  double squares = 0.0;
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < m; ++i) {
       const double g = to_double(got[i + static_cast<long>(j) * ld_got]);
@@ -18,6 +19,7 @@ CompareResult compare(int m, int n, int k, const T* got, int ld_got, const doubl
       const double scale = mag[i + static_cast<long>(j) * ld_ref];
       const double bound = (k * tol.u_acc + tol.u_mag) * scale + tol.u_out * std::fabs(want);
       const double error = std::fabs(g - want);
+      squares += error * error;
       const bool ok = !std::isnan(g) && error <= bound;
       // Ratio error/bound ranks elements; a failure with a zero bound (exact types) or NaN ranks as infinitely bad.
       double ratio = bound > 0.0 ? error / bound : (error > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
@@ -37,16 +39,24 @@ CompareResult compare(int m, int n, int k, const T* got, int ld_got, const doubl
     }
   }
   r.passed = r.failures == 0;
+  r.rms_error = r.checked > 0 ? std::sqrt(squares / double(r.checked)) : 0.0;
   return r;
 }
 
 std::string CompareResult::summary() const {
   char line[256];
   if (checked == 0) return "PASS: nothing to compare (empty matrix)";
-  std::snprintf(line, sizeof line, "%s: %lld/%lld within tolerance; worst |err| %.3g at (%d, %d): got %.9g, want %.9g (bound %.3g)",
+  std::snprintf(line, sizeof line,
+                "%s: %lld/%lld within tolerance; worst |err| %.3g at (%d, %d): got %.9g, want %.9g (bound %.3g)",
                 passed ? "PASS" : "FAIL", static_cast<long long>(checked - failures), static_cast<long long>(checked),
                 worst_error, worst_row, worst_col, worst_got, worst_ref, worst_bound);
-  return line;
+  std::string text = line;
+  if (rms_bound >= 0.0) {
+    std::snprintf(line, sizeof line, "; rms error %.3g (bound %.3g)%s", rms_error, rms_bound,
+                  rms_error <= rms_bound ? "" : ", OVER");
+    text += line;
+  }
+  return text;
 }
 
 template CompareResult compare<__half>(int, int, int, const __half*, int, const double*, const double*, int, Tolerance);

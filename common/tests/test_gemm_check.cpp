@@ -7,9 +7,11 @@
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
 #include "tc_test/catch.hpp"
+#include "tc_test/mutation.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -220,4 +222,81 @@ TEST_CASE("gemm_check_memory counts both operand sets and the references, and re
   const std::string overflow =
       tc::test::thrown_message<tc::TooLargeError>([&] { tc::gemm_check_memory<double, double>(huge); });
   CHECK(overflow.find("more than 2^64 bytes") != std::string::npos);
+}
+
+// ---- the statistical check ------------------------------------------------------------------------------------
+
+TEST_CASE("the statistical bound is c sqrt(K) (u_in |alpha| RMS(a*b) + (u_acc + u_ref) RMS(ref)) + u_out RMS(ref)",
+          "[gemm_check][statistical]") {
+  tc::StatisticalInputs s;
+  s.k = 4096;
+  s.alpha = -0.5;
+  s.u_in = 0x1p-11;
+  s.u_acc = 0x1p-23;
+  s.u_ref = 0x1p-53;
+  s.u_out = 0x1p-24;
+  s.rms_products = 1.0 / 3.0;
+  s.rms_reference = 20.0;
+  const double want = 64.0 * (0x1p-11 * 0.5 / 3.0 + (0x1p-23 + 0x1p-53) * 20.0) + 0x1p-24 * 20.0;
+  CHECK(tc::statistical_rms_bound(s) == Approx(tc::kStatisticalC * (want - 0x1p-24 * 20.0) + 0x1p-24 * 20.0));
+  s.k = 0;  // C = beta * C: only the output's rounding
+  CHECK(tc::statistical_rms_bound(s) == Approx(0x1p-24 * 20.0));
+  // RMS(a*b) of a 2 x 1 x 2 problem, A = [[1, 2], [3, 4]] (op N, column-major), B = [5, 6]^T: the products are 5, 12,
+  // 15, 24.
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::N, tc::Op::N, 2, 1, 2, 1.0, 0.0);
+  const std::vector<double> a = {1, 3, 2, 4}, b = {5, 6};
+  CHECK(tc::rms_of_products(p, a, b) == Approx(std::sqrt((25.0 + 144.0 + 225.0 + 576.0) / 4.0)));
+}
+
+namespace {
+
+// The statistical check on the host, on a 16 x 16 block with K = 4096 of random operands in [-1, 1) of type TIn (after
+// `prepare`, e.g. tf32 rounding: what the kernel and the reference both see): the reference in fp64, and a "kernel"
+// that sums the products of `read`(a) and `read`(b) in fp32 in K order, as a tensor core's fp32 accumulator would.
+// read is the identity for a correct kernel, and a rounding for a planted one. Returns rms error / rms bound.
+template <typename TIn, typename Prepare, typename Read>
+double rms_over_bound(double u_in, Prepare prepare, Read read) {
+  constexpr int m = 16, n = 16, k = 4096;
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, m, n, k, 1.0, 0.0);
+  std::vector<TIn> a(std::size_t(k) * m), b(std::size_t(k) * n);
+  tc::fill_random(a, 7, tc::Fill::Real);
+  tc::fill_random(b, 8, tc::Fill::Real);
+  for (TIn& x : a) x = prepare(x);
+  for (TIn& x : b) x = prepare(x);
+  const tc::GemmReference ref = tc::reference_gemm(p.op_a, p.op_b, m, n, k, 1.0, a, p.lda, b, p.ldb, 0.0,
+                                                   std::vector<float>{}, p.ldc);
+  std::vector<float> got(std::size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      float sum = 0.0f;
+      for (int l = 0; l < k; ++l) sum += read(float(tc::to_double(a[l + std::size_t(i) * k]))) *
+                                         read(float(tc::to_double(b[l + std::size_t(j) * k])));
+      got[i + std::size_t(j) * m] = sum;
+    }
+  const tc::Tolerance tol = tc::random_operand_tolerance<float>();
+  const tc::StatisticalInputs s{k, 1.0, u_in, tol.u_acc, tol.u_out, 0x1p-53, tc::rms_of_products(p, a, b),
+                                tc::rms_of_reference(p, ref)};
+  const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+  return r.rms_error / tc::statistical_rms_bound(s);
+}
+
+}  // namespace
+
+TEST_CASE("the statistical check passes fp32 sums of exact inputs and fails inputs read at 8 bits, at K = 4096",
+          "[gemm_check][statistical]") {
+  auto same = [](auto x) { return x; };
+  // fp16 inputs: products exact in fp32, so a correct kernel's error is its fp32 sums', far under the bound; a kernel
+  // that reads them as bf16 (8 significant bits, not 11) errs several times over it.
+  const double f16 = rms_over_bound<__half>(0x1p-11, same, same);
+  const double f16_as_bf16 = rms_over_bound<__half>(0x1p-11, same, [](float x) { return tc::test::keep_significant_bits(x, 8, tc::test::Cut::Round); });
+  // tf32 inputs (fp32 rounded to 11 bits, as the WMMA tf32 kernels read them), and a kernel truncating them to 8.
+  auto tf32 = [](float x) { return tc::round_to_tf32(x); };
+  const double t32 = rms_over_bound<float>(0x1p-11, tf32, same);
+  const double t32_truncated = rms_over_bound<float>(0x1p-11, tf32, [](float x) { return tc::test::keep_significant_bits(x, 8, tc::test::Cut::Truncate); });
+  INFO("rms error / bound: fp16 " << f16 << ", fp16 read as bf16 " << f16_as_bf16 << ", tf32 " << t32
+                                  << ", tf32 truncated to 8 bits " << t32_truncated);
+  CHECK(f16 < 0.2);
+  CHECK(t32 < 0.2);
+  CHECK(f16_as_bf16 > 2.0);
+  CHECK(t32_truncated > 2.0);
 }

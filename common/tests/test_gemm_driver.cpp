@@ -34,16 +34,23 @@ tc::RunOptions parse(tc::DriverConfig config, std::vector<const char*> args) {
 
 }  // namespace
 
-TEST_CASE("the results table has one line per kernel, % cuBLAS from the times, and '-' where there is no cuBLAS",
+TEST_CASE("the results table has one line per kernel, % of both yardsticks from the times, and '-' where one has none",
           "[driver]") {
   const tc::RunOptions o;
-  // 2*1024^3 FLOP in 1 ms is 2.1 TFLOP/s; cuBLAS at 0.5 ms makes the kernel 50% of it.
-  const std::string table = tc::format_results({row("fast", 1.0, 0.5), row("refused", 2.0, -1.0, false)}, o, 0.0);
+  // 2*1024^3 FLOP in 1 ms is 2.1 TFLOP/s; cublasGemmEx at 0.5 ms makes the kernel 50% of it; cuBLASLt's first
+  // candidate at 0.4 ms is 5.4 TFLOP/s, and its best at 0.25 ms 8.6, of which the kernel is 25%.
+  tc::DriverRow fast = row("fast", 1.0, 0.5);
+  fast.lt_first_ms = 0.4;
+  fast.lt_best_ms = 0.25;
+  const std::string table = tc::format_results({fast, row("refused", 2.0, -1.0, false)}, o, 0.0);
   CHECK(table.find("== results: C = alpha*op(A)*op(B) + beta*C, alpha 1, beta 0; median of 30 launches after 5 "
                    "warm-up ==") == 0);
-  CHECK(table.find("1024x1024x1024  fast     f16->f32  TN  1.0000      2.1             4.3     50.0%") !=
-        std::string::npos);
-  CHECK(table.find("refused  f16->f32  TN  2.0000      1.1               -         -") != std::string::npos);
+  CHECK(table.find("ms  TFLOP/s  cublasGemmEx TFLOP/s  % cublasGemmEx  cuBLASLt 1st TFLOP/s  cuBLASLt best-of-8 "
+                   "TFLOP/s  % cuBLASLt best-of-8") != std::string::npos);
+  CHECK(table.find("1024x1024x1024  fast     f16->f32  TN  1.0000      2.1                   4.3           50.0%"
+                   "                   5.4                         8.6                 25.0%") != std::string::npos);
+  CHECK(table.find("refused  f16->f32  TN  2.0000      1.1                     -               -                     -"
+                   "                           -                     -") != std::string::npos);
   CHECK(table.find("FAIL") != std::string::npos);
   CHECK(table.find("% ceiling") == std::string::npos);
 }
@@ -61,7 +68,7 @@ TEST_CASE("the results table shows % of a measured ceiling, the copies' time, an
   CHECK(ceiling.find("1.2500") != std::string::npos);
   tc::DriverRow integer = row("skew 16", 1.0, 1.0);
   integer.integer = true;
-  CHECK(tc::format_results({integer}, tc::RunOptions{}, 0.0).find("cuBLAS TOPS") != std::string::npos);
+  CHECK(tc::format_results({integer}, tc::RunOptions{}, 0.0).find("cublasGemmEx TOPS") != std::string::npos);
   // A datasheet peak: its own column, and the legend names its source.
   const std::string peak = tc::format_results({padded}, o, 0.0, 8.5899346, "a datasheet (its source)");
   CHECK(peak.find("% peak") != std::string::npos);
@@ -170,4 +177,11 @@ TEST_CASE("each kernel's contract holds it to its own instructions' rules, not W
   // An ld of 12 halves (24 bytes) breaks 16-byte copies.
   CHECK(*tc::tile_contract_problem(vector, 16, 16, 16, h, 16, h, 12, f, 16) ==
         "ld of B is 12 elements; a 16-byte global copy needs a multiple of 8 (16 bytes)");
+  // A TMA store writes whole 16-byte pieces of a column: m = 17 fp32 (68 bytes) with ldc = 24 would write rows 17-19
+  // of C's padding, so it goes through padded copies; m = 20 (80 bytes) keeps the rule.
+  const tc::TileContract tma_store{{1, 1, 1}, tc::kTmaOperandRule, tc::kTmaStoreOperandRule};
+  CHECK(*tc::tile_contract_problem(tma_store, 17, 16, 16, h, 16, h, 16, f, 24) ==
+        "m = 17 rows of C are 68 bytes; a TMA store writes whole 16-byte pieces of a column, so it needs a multiple "
+        "of 16");
+  CHECK_FALSE(tc::tile_contract_problem(tma_store, 20, 16, 16, h, 16, h, 16, f, 24));
 }

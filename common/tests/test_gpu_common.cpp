@@ -1,4 +1,6 @@
-// GPU tests of tc::common: device memory, cuBLAS against the CPU reference, event timing.
+// GPU tests of tc::common: device memory, cuBLAS against the CPU reference, event timing, and the checks of
+// tc/gemm_check.hpp failing bugs planted around cuBLAS at 4096^3 (C's padding written, alpha rounded to bf16, inputs
+// read at 8 significant bits).
 #include "tc/compare.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
@@ -6,6 +8,8 @@
 #include "tc/reference.hpp"
 #include "tc/timer.hpp"
 #include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
+#include "tc_test/mutation.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -112,4 +116,105 @@ TEST_CASE("benchmark times real GPU work", "[gpu][timer]") {
   CHECK(s.min_ms > 0.0);
   CHECK(s.min_ms <= s.median_ms);
   CHECK(s.median_ms <= s.max_ms);
+}
+
+// ---- the checks fail planted bugs at 4096^3 -------------------------------------------------------------------
+// cuBLAS stands in for a correct kernel, and each bug is planted around it: its result must pass, and each planted
+// variant must fail the check that exists for it (tc/gemm_check.hpp, tc_test/gemm.hpp).
+
+namespace {
+
+constexpr int kPlanted = 4096;
+
+// cuBLAS's fp16 -> fp32 TN GEMM as a launch for tc::test::check_both, on problem p, with alpha as given.
+auto cublas_f16(const tc::CublasHandle& cublas, const tc::GemmProblem& p, double alpha) {
+  return [&cublas, p, alpha](const __half* A, const __half* B, float* C) {
+    tc::cublas_gemm<__half, float>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, alpha, A, p.lda, B, p.ldb, p.beta, C, p.ldc,
+                                   C, p.ldc);
+  };
+}
+
+// A copy of device operand x (count elements) as a kernel that reads it at `bits` significant bits would see it.
+template <typename T>
+tc::DeviceBuffer<T> read_at_bits(const T* x, std::size_t count, int bits, tc::test::Cut cut) {
+  std::vector<T> host(count);
+  TC_CHECK(cudaMemcpy(host.data(), x, count * sizeof(T), cudaMemcpyDeviceToHost));
+  for (T& v : host) v = tc::from_double<T>(tc::test::keep_significant_bits(float(tc::to_double(v)), bits, cut));
+  return tc::DeviceBuffer<T>(host);
+}
+
+}  // namespace
+
+TEST_CASE("at 4096^3 the checks fail a write into C's padding, alpha rounded to bf16, and inputs read at 8 bits",
+          "[gpu][planted][large]") {
+  tc::test::require_gpu(kAnyGpu);
+  const tc::CublasHandle cublas;
+  const tc::GemmProblem tight =
+      tc::GemmProblem::tight(tc::Op::T, tc::Op::N, kPlanted, kPlanted, kPlanted, 0.3, -1.7);
+  const tc::GemmProblem p = tc::test::with_padding(tight, 2, 4);
+  REQUIRE(p.ldc > p.m);
+
+  // The correct result passes all three checks and leaves C's padding alone.
+  const tc::test::GemmCheckOutcome good = tc::test::check_both<__half, float>(cublas, p, 5, cublas_f16(cublas, p, 0.3));
+  INFO("correct: exact " << good.verdict.exact.summary() << "\nrandom " << good.verdict.random.summary());
+  CHECK(good.verdict.passed());
+  CHECK(good.padding_untouched);
+
+  // One element written into C's padding (row m of column n / 2), after an otherwise correct run.
+  const tc::test::GemmCheckOutcome padding = tc::test::check_both<__half, float>(
+      cublas, p, 5, [&](const __half* A, const __half* B, float* C) {
+        cublas_f16(cublas, p, 0.3)(A, B, C);
+        const float stray = 1.0f;
+        TC_CHECK(cudaMemcpy(C + p.m + std::size_t(p.n / 2) * p.ldc, &stray, sizeof stray, cudaMemcpyHostToDevice));
+      });
+  CHECK(padding.verdict.passed());
+  CHECK_FALSE(padding.padding_untouched);
+
+  // alpha rounded to bf16 (0.3 -> 0.30078125): the exact check sees every element move by 2^-9 of it.
+  const double alpha_bf16 = tc::to_double(tc::from_double<__nv_bfloat16>(0.3));
+  const tc::test::GemmCheckOutcome rounded_alpha =
+      tc::test::check_both<__half, float>(cublas, p, 5, cublas_f16(cublas, p, alpha_bf16));
+  INFO("alpha as bf16: exact " << rounded_alpha.verdict.exact.summary());
+  CHECK_FALSE(rounded_alpha.verdict.exact.passed);
+
+  // fp16 inputs read as bf16: the exact check's small integers survive that, so only the statistical check sees it.
+  const tc::test::GemmCheckOutcome as_bf16 = tc::test::check_both<__half, float>(
+      cublas, p, 5, [&](const __half* A, const __half* B, float* C) {
+        const auto a = read_at_bits(A, p.a_elements(), 8, tc::test::Cut::Round);
+        const auto b = read_at_bits(B, p.b_elements(), 8, tc::test::Cut::Round);
+        cublas_f16(cublas, p, 0.3)(a.data(), b.data(), C);
+      });
+  INFO("fp16 read as bf16: random " << as_bf16.verdict.random.summary());
+  CHECK(as_bf16.verdict.exact.passed);
+  CHECK_FALSE(as_bf16.verdict.random.passed);
+  CHECK(as_bf16.verdict.random.rms_error > as_bf16.verdict.random.rms_bound);
+}
+
+TEST_CASE("at 4096^3 the statistical check fails tf32 inputs truncated to 8 significant bits", "[gpu][planted][large]") {
+  tc::test::require_gpu(80);  // cuBLAS's tf32 tensor-core mode
+  const tc::CublasHandle cublas;
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, kPlanted, kPlanted, kPlanted, 1.0, 0.0);
+  // A tf32 kernel as the chapters' are: its inputs rounded to nearest at tf32's 11 significant bits (what the
+  // reference sees, tc::InputRounding::Tf32), then multiplied by cuBLAS in its tf32 mode, whatever rounding that uses.
+  auto tf32 = [&](const float* A, const float* B, float* C) {
+    const auto a = read_at_bits(A, p.a_elements(), 11, tc::test::Cut::Round);
+    const auto b = read_at_bits(B, p.b_elements(), 11, tc::test::Cut::Round);
+    tc::cublas_gemm<float, float>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, 1.0, a.data(), p.lda, b.data(), p.ldb, 0.0,
+                                  C, p.ldc, C, p.ldc, tc::CublasMath::Tf32);
+  };
+  const tc::test::GemmCheckOutcome good =
+      tc::test::check_both<float, float>(cublas, p, 9, tf32, tc::InputRounding::Tf32);
+  INFO("tf32: random " << good.verdict.random.summary());
+  CHECK(good.verdict.passed());
+  const tc::test::GemmCheckOutcome truncated = tc::test::check_both<float, float>(
+      cublas, p, 9,
+      [&](const float* A, const float* B, float* C) {
+        const auto a = read_at_bits(A, p.a_elements(), 8, tc::test::Cut::Truncate);
+        const auto b = read_at_bits(B, p.b_elements(), 8, tc::test::Cut::Truncate);
+        tf32(a.data(), b.data(), C);
+      },
+      tc::InputRounding::Tf32);
+  INFO("tf32 truncated to 8 bits: random " << truncated.verdict.random.summary());
+  CHECK_FALSE(truncated.verdict.random.passed);
+  CHECK(truncated.verdict.random.rms_error > truncated.verdict.random.rms_bound);
 }

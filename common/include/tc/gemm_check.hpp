@@ -1,4 +1,4 @@
-// How every chapter checks a GEMM kernel, at every size it reports: two checks on two operand sets.
+// How every chapter checks a GEMM kernel, at every size it reports: three checks on two operand sets.
 //
 // 1. The exact check (ExactCheck). Operands are integers in [-r, r] (s8 and u8: their full range). Every product is
 //    then an integer of magnitude <= r^2 and every partial sum of a K-term dot product one of magnitude <= r^2 * K,
@@ -18,7 +18,23 @@
 //    under the K-scaled worst-case bound of tc/compare.hpp. That bound grows like K^2 with random data, so at large K
 //    it cannot see a dropped K column (the exact check does); it reports the error real data shows and catches
 //    gross precision loss (fp16 accumulation where fp32 was promised, a NaN).
-// A chapter's verdict for a kernel is both checks passing (GemmVerdict). print_verification shows both, per kernel.
+// 3. The statistical check (statistical_rms_bound), on the same random operands: the root mean square of the error
+//    over all elements must stay below
+//        c * sqrt(K) * (u_in * |alpha| * RMS(a*b) + (u_acc + u_ref) * RMS(ref)) + u_out * RMS(ref),
+//    u_in the unit roundoff of the input type (tf32's where the kernel reads fp32 as tf32), RMS(a*b) that of the K
+//    products of each element, u_acc and u_out those of random_operand_tolerance, u_ref = 2^-53 the fp64 reference's
+//    own, RMS(ref) that of the reference. Why sqrt(K): rounding errors of random data are independent and of either
+//    sign, so K of them add like a random walk, and the error of a K-term dot product grows like sqrt(K) u, not K u,
+//    with high probability (Higham and Mary, "A New Approach to Probabilistic Rounding Error Analysis", SIAM J. Sci.
+//    Comput. 41(5), 2019). The first term is what rounding each input once more to its own precision would cost: a
+//    kernel that silently reads fp16 inputs as bf16 (8 bits, not 11) errs about 8 * sqrt(2/3) = 6.5 times that term,
+//    and one that reads tf32 inputs truncated to 8 bits more still. The correct kernels' inputs are exact and their
+//    products exact in fp32, so only their sums (the second term, which for fp64 is also the reference's) and the
+//    output's rounding (the third) remain, far below the first for 16-bit inputs. c = 1 (kStatisticalC) sits between
+//    the two: a correct kernel stays well under it, and any lost input bit shows. The binaries and tests print each
+//    kernel's RMS error beside its bound (CompareResult::rms_error, rms_bound).
+// A chapter's verdict for a kernel is all three checks passing (GemmVerdict: the random check's result carries the
+// statistical one). print_verification shows them, per kernel.
 //
 // Shapes and layouts: GemmProblem, cuBLAS's conventions (tc/reference.hpp): column-major storage, op N or T, lda, ldb,
 // ldc in elements. A launch callable takes device pointers (const TIn* A, const TIn* B, TOut* C) and computes
@@ -113,6 +129,63 @@ Tolerance random_operand_tolerance() {
   else if constexpr (std::is_same_v<TOut, double>) return Tolerance::fp64_accumulate();
   else if constexpr (std::is_same_v<TOut, __half>) return Tolerance::fp16_accumulate();
   else return Tolerance::fp32_accumulate<TOut>();
+}
+
+// ---- the statistical check's arithmetic (host, pure) ----------------------------------------------------------
+
+// c of the statistical bound (the header says why 1).
+inline constexpr double kStatisticalC = 1.0;
+
+// What the statistical bound depends on, for one problem and one kernel.
+struct StatisticalInputs {
+  int k = 0;
+  double alpha = 1.0;
+  double u_in = 0.0;   // unit roundoff of what the kernel multiplies: the input type's, or tf32's
+  double u_acc = 0.0;  // of the accumulator (random_operand_tolerance's u_acc)
+  double u_out = 0.0;  // of the output type
+  double u_ref = 0x1p-53;  // of the fp64 reference's own sums
+  double rms_products = 0.0;   // RMS of the K products a_il * b_lj over every element (rms_of_products)
+  double rms_reference = 0.0;  // RMS of the reference's elements
+};
+
+// The RMS error a kernel's result on random operands may show (the header's formula). Errors: none.
+inline double statistical_rms_bound(const StatisticalInputs& s) {
+  const double sums = (s.u_acc + s.u_ref) * s.rms_reference;
+  return kStatisticalC * std::sqrt(double(s.k)) * (s.u_in * std::fabs(s.alpha) * s.rms_products + sums) +
+         s.u_out * s.rms_reference;
+}
+
+// RMS of the products op(A)_il * op(B)_lj over all i < m, j < n, l < k: sqrt(sum_l (sum_i a_il^2)(sum_j b_lj^2) /
+// (m n k)), in O((m + n) k). Shapes and layouts as GemmProblem. 0 where k = 0.
+template <typename TIn>
+double rms_of_products(const GemmProblem& p, const std::vector<TIn>& a, const std::vector<TIn>& b) {
+  if (p.k == 0 || p.m == 0 || p.n == 0) return 0.0;
+  double sum = 0.0;
+  for (int l = 0; l < p.k; ++l) {
+    double sa = 0.0, sb = 0.0;
+    for (int i = 0; i < p.m; ++i) {
+      const double x = to_double(p.op_a == Op::N ? a[i + std::size_t(l) * p.lda] : a[l + std::size_t(i) * p.lda]);
+      sa += x * x;
+    }
+    for (int j = 0; j < p.n; ++j) {
+      const double x = to_double(p.op_b == Op::N ? b[l + std::size_t(j) * p.ldb] : b[j + std::size_t(l) * p.ldb]);
+      sb += x * x;
+    }
+    sum += sa * sb;
+  }
+  return std::sqrt(sum / (double(p.m) * p.n * p.k));
+}
+
+// RMS of the reference's m x n elements.
+inline double rms_of_reference(const GemmProblem& p, const GemmReference& reference) {
+  if (p.m == 0 || p.n == 0) return 0.0;
+  double sum = 0.0;
+  for (int j = 0; j < p.n; ++j)
+    for (int i = 0; i < p.m; ++i) {
+      const double x = reference.value[i + std::size_t(j) * reference.ld];
+      sum += x * x;
+    }
+  return std::sqrt(sum / (double(p.m) * p.n));
 }
 
 // ---- references -------------------------------------------------------------------------------------------------
@@ -231,21 +304,34 @@ class RandomOperands {
     a_ = DeviceBuffer<TIn>(a);
     b_ = DeviceBuffer<TIn>(b);
     c_ = DeviceBuffer<TOut>(c_input_.size());
+    double u_in = ElementTraits<TIn>::unit_roundoff;
     if constexpr (std::is_same_v<TIn, float>) {
       if (rounding == InputRounding::Tf32) {
         for (float& x : a) x = round_to_tf32(x);
         for (float& x : b) x = round_to_tf32(x);
+        u_in = 0x1p-11;  // tf32 keeps 10 of fp32's 23 fraction bits
       }
     }
     reference_ = reference_in_fp64<TIn, TOut>(cublas, p, a, b, c_input_);
+    const Tolerance tol = random_operand_tolerance<TOut>();
+    statistics_ = {p.k, p.alpha, u_in, tol.u_acc, tol.u_out, 0x1p-53, rms_of_products(p, a, b),
+                   rms_of_reference(p, reference_)};
   }
 
-  // Runs launch(A, B, C) on these operands and compares with the K-scaled bound (random_operand_tolerance).
+  // Runs launch(A, B, C) on these operands and compares with the K-scaled bound (random_operand_tolerance); for
+  // floating-point outputs the result's RMS error must also stay within statistical_rms_bound.
   template <typename Launch>
   CompareResult check(Launch&& launch) {
     output_ = detail::run_on(p_, a_, b_, c_, c_input_, std::forward<Launch>(launch));
-    return compare(p_.m, p_.n, p_.k, output_.data(), p_.ldc, reference_, random_operand_tolerance<TOut>());
+    CompareResult r = compare(p_.m, p_.n, p_.k, output_.data(), p_.ldc, reference_, random_operand_tolerance<TOut>());
+    if constexpr (!ElementTraits<TOut>::is_integer) {
+      r.rms_bound = statistical_rms_bound(statistics_);
+      r.passed = r.passed && r.rms_error <= r.rms_bound;  // a NaN rms_error fails too
+    }
+    return r;
   }
+  // What the statistical bound of these operands is made of.
+  const StatisticalInputs& statistics() const { return statistics_; }
   // What the last check's run wrote: all of C's storage (ldc x n), rows past m included.
   const std::vector<TOut>& last_output() const { return output_; }
   const std::vector<TOut>& c_input() const { return c_input_; }
@@ -261,6 +347,7 @@ class RandomOperands {
   GemmProblem p_;
   std::vector<TOut> c_input_, output_;
   GemmReference reference_;
+  StatisticalInputs statistics_;
   DeviceBuffer<TIn> a_, b_;
   DeviceBuffer<TOut> c_;
 };
@@ -270,7 +357,7 @@ class RandomOperands {
 // One kernel's verdict on one problem: both checks must pass.
 struct GemmVerdict {
   CompareResult exact;   // integer operands, exact reference (ExactCheck::run)
-  CompareResult random;  // random operands, fp64 reference, K-scaled bound (RandomOperands::check)
+  CompareResult random;  // random operands, fp64 reference, K-scaled bound and RMS bound (RandomOperands::check)
   std::string exact_range;  // ExactCheck::operand_range()
   bool passed() const { return exact.passed && random.passed; }
 };

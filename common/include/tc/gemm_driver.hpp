@@ -26,6 +26,7 @@
 #include "tc/bench_csv.hpp"
 #include "tc/cli.hpp"
 #include "tc/cublas_reference.hpp"
+#include "tc/cublaslt_yardstick.hpp"
 #include "tc/device.hpp"
 #include "tc/dynamic_smem.hpp"
 #include "tc/gemm_args.hpp"
@@ -169,7 +170,9 @@ struct DriverRow {
   std::string kernel, type, layout;  // layout: op(A) op(B), e.g. "TN"
   double ms = 0.0;                   // the kernel alone (median)
   double ms_with_copies = -1.0;      // the whole launch with its padded copies; -1: none were needed
-  double cublas_ms = -1.0;           // cuBLAS at the same precision and ops; -1: cuBLAS has none or refused
+  double cublas_ms = -1.0;           // cublasGemmEx (default algorithm) at the same precision and ops; -1: none
+  double lt_first_ms = -1.0;         // cuBLASLt, the heuristic's first candidate; -1: none
+  double lt_best_ms = -1.0;          // cuBLASLt, the fastest of its first kLtCandidates, timed again; -1: none
   double worst_error = 0.0;          // the random operands against fp64
   bool integer = false;              // integer types: the rate is TOPS
   bool passed = false;               // both checks of tc/gemm_check.hpp
@@ -217,6 +220,7 @@ class GemmDriver {
   // anything is allocated. Call after add(). Returns the device.
   DeviceInfo require_gpu(const std::string& what);
   const CublasHandle& cublas();
+  const CublasLtHandle& cublaslt();
   // Runs every group at every size, then prints the results table, the verification table, a note for sizes whose
   // operands fit in L2, and appends the ladder rows to --csv. Returns whether every kernel passed both checks.
   bool run();
@@ -246,6 +250,7 @@ class GemmDriver {
   double peak_tflops_ = 0.0;
   std::string peak_what_;
   std::unique_ptr<CublasHandle> cublas_;
+  std::unique_ptr<CublasLtHandle> cublaslt_;
   DeviceInfo device_{};
 };
 
@@ -261,7 +266,7 @@ void GemmDriver::add(DriverGroup<TIn, TOut> group) {
                          const MemoryNeed need = k.scratch(p);
                          if (need.device_bytes > scratch.device_bytes) scratch = need;
                        }
-                       return gemm_check_memory<TIn, TOut>(p) + scratch;
+                       return gemm_check_memory<TIn, TOut>(p) + scratch + MemoryNeed{0, kLtWorkspaceBytes};
                      },
                      [this, g](const GemmShape& s) { run_group(*g, s); }});
 }
@@ -290,7 +295,8 @@ class GemmBench {
   // tf32 kernel's yardstick). Integer inputs: cuBLAS's int8 GEMM needs lda and ldb multiples of 4 and supports some
   // ops only (cublasGemmEx documentation), and it has no u8 x u8 GEMM, so u8 is timed as s8 on the same bytes (an
   // integer GEMM's time does not depend on the values). Returns -1 where cuBLAS has no such GEMM, with `refusal` set
-  // to its message where it refused one.
+  // to its message where it refused one. This is the "cublasGemmEx default" yardstick: CUBLAS_GEMM_DEFAULT, the
+  // heuristic's first pick with its default workspace.
   double cublas_ms(CublasMath math = CublasMath::Accurate, std::string* refusal = nullptr) {
     const GemmProblem& p = problem();
     using CublasIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
@@ -307,6 +313,41 @@ class GemmBench {
       if (!ElementTraits<TIn>::is_integer) throw;
       if (refusal != nullptr) *refusal = e.what();
       return -1.0;
+    }
+  }
+
+  // The cuBLASLt yardstick on the random operands, in place on C like the kernels: each of the heuristic's first
+  // kLtCandidates candidates timed with this bench's statistic (the first is first_ms), then the fastest timed again
+  // (best_ms). u8 as s8, as cublas_ms. Where cuBLASLt has no algorithm, or refuses one at run time, refusal says why.
+  LtYardstick cublaslt(const CublasLtHandle& lt, CublasMath math = CublasMath::Accurate) {
+    using LtIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
+    LtYardstick y;
+    if constexpr (!kLtHasPair<LtIn, TOut>) {
+      y.refusal = "no cuBLASLt matmul of this type pair here";
+      return y;
+    } else {
+      const GemmProblem& p = problem();
+      const CublasLtMatmul<LtIn, TOut> plan(lt, p, math);
+      y.candidates = plan.algorithms();
+      y.refusal = plan.refusal();
+      const auto* a = reinterpret_cast<const LtIn*>(random_.a());
+      const auto* b = reinterpret_cast<const LtIn*>(random_.b());
+      random_.reset_c();  // cuBLASLt reads C when beta != 0: give it the input C
+      try {
+        for (int i = 0; i < y.candidates; ++i) {
+          const double ms = timing_.median_ms([&] { plan.run(i, a, b, random_.c()); });
+          if (i == 0) y.first_ms = ms;
+          if (y.best < 0 || ms < y.best_ms) {
+            y.best = i;
+            y.best_ms = ms;
+          }
+        }
+        if (y.best >= 0) y.best_ms = timing_.median_ms([&] { plan.run(y.best, a, b, random_.c()); });
+      } catch (const CudaError& e) {  // an algorithm the heuristic offered but cublasLtMatmul refused
+        y = LtYardstick{};
+        y.refusal = e.what();
+      }
+      return y;
     }
   }
 
@@ -432,14 +473,16 @@ void GemmDriver::run_group(const DriverGroup<TIn, TOut>& g, const GemmShape& s) 
   GemmBench<TIn, TOut> bench(cublas(), problem(g.op_a, g.op_b, s), options_.seed, timing(), g.rounding);
   std::string refusal;
   const double cublas_ms = bench.cublas_ms(g.math, &refusal);
+  const LtYardstick lt = bench.cublaslt(cublaslt(), g.math);
   const std::string layout = std::string(op_name(g.op_a)) + op_name(g.op_b);
   const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
   if (!refusal.empty()) notes_.push_back("cuBLAS " + g.type + " " + layout + " at " + size + ": " + refusal);
+  if (lt.best_ms < 0.0) notes_.push_back("cuBLASLt " + g.type + " " + layout + " at " + size + ": " + lt.refusal);
   for (const DriverKernel<TIn, TOut>& kernel : g.kernels) {
     const typename GemmBench<TIn, TOut>::Measured m = bench.measure(kernel);
     checks_.push_back({size + " " + kernel.name + " " + g.type + " " + layout, m.verdict, options_.alpha});
-    rows_.push_back({s, kernel.name, g.type, layout, m.ms, m.ms_with_copies, cublas_ms, m.verdict.random.worst_error,
-                     ElementTraits<TIn>::is_integer, m.verdict.passed()});
+    rows_.push_back({s, kernel.name, g.type, layout, m.ms, m.ms_with_copies, cublas_ms, lt.first_ms, lt.best_ms,
+                     m.verdict.random.worst_error, ElementTraits<TIn>::is_integer, m.verdict.passed()});
   }
   if (std::is_same_v<TIn, std::uint8_t> && cublas_ms > 0.0)
     notes_.push_back(g.type + ": cuBLAS has no u8 GEMM; its s8 GEMM on the same bytes is the yardstick");

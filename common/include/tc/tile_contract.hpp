@@ -30,11 +30,13 @@ struct TileMultiple {
 };
 
 // One operand's memory rule: its pointer aligned to pointer_bytes, its leading dimension times the element size a
-// multiple of ld_bytes. `why` names the instruction that needs it, for the error message.
+// multiple of ld_bytes, and (C only) a column's m elements a multiple of column_bytes. `why` names the instruction
+// that needs it, for the error message.
 struct OperandRule {
   int pointer_bytes = 1;
   int ld_bytes = 1;
   const char* why = "";
+  int column_bytes = 1;
 };
 
 // WMMA's load_matrix_sync / store_matrix_sync: "mptr must be a 256-bit aligned pointer", ldm a multiple of 16 bytes.
@@ -44,6 +46,11 @@ inline constexpr OperandRule kWmmaOperandRule{32, 16, "load/store_matrix_sync"};
 inline constexpr OperandRule kVector16OperandRule{16, 16, "a 16-byte global copy"};
 // TMA tensor maps (tc/tma.hpp): a 16-byte aligned base and row strides in multiples of 16 bytes.
 inline constexpr OperandRule kTmaOperandRule{16, 16, "a TMA tensor map"};
+// A TMA store of C (cp.async.bulk.tensor, shared to global): a tensor map's rule, and more. It clips a box at the
+// tensor's edge in whole 16-byte pieces of a column, not in elements: on an H200, a column of m = 17 fp32 (68 bytes,
+// ldc = 24) came back with rows 17, 18 and 19 of C's padding written (the padded-ld tests of chapter 08). So the
+// column, m elements, must be a multiple of 16 bytes, or the launch goes through padded copies, which write m rows.
+inline constexpr OperandRule kTmaStoreOperandRule{16, 16, "a TMA store", 16};
 // Scalar fp32 stores (and loads, for beta != 0): any float* and any ld keep it.
 inline constexpr OperandRule kScalarF32OperandRule{4, 4, "an fp32 store"};
 
@@ -88,6 +95,11 @@ std::optional<std::string> tile_contract_problem(const TileContract& contract, i
   if (auto p = operand_problem(contract.ab, B, ldb, sizeof(TIn), "B")) return p;
   // C is read (when beta != 0) and written in place with the same instructions, so one rule.
   if (auto p = operand_problem(contract.c, C, ldc, sizeof(TOut), "C")) return p;
+  if ((static_cast<std::size_t>(m) * sizeof(TOut)) % std::size_t(contract.c.column_bytes) != 0) {
+    return "m = " + std::to_string(m) + " rows of C are " + std::to_string(std::size_t(m) * sizeof(TOut)) +
+           " bytes; " + contract.c.why + " writes whole " + std::to_string(contract.c.column_bytes) +
+           "-byte pieces of a column, so it needs a multiple of " + std::to_string(contract.c.column_bytes);
+  }
   return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
-// The mutation test the chapters' fastest steps share: at a size the chapter reports, a kernel's output changed on
-// purpose must fail the exact check, and the untouched output must pass it (issue "Every verdict can fail").
+// The mutation test the chapters' fastest steps share: at a size the chapter reports, a kernel run on inputs or scales
+// changed on purpose, or with a tile of its output left unwritten, must fail the exact check, and the untouched run
+// must pass it (issue "Every verdict can fail"). What changes is the kernel's inputs (a K column of A zeroed or
+// doubled, A transposed), its scales (alpha, beta), or one tile of C after the run.
 //
 // check_mutations_fail<TIn, TOut>(cublas, s, step) runs `step` (A row-major lda = s, B column-major ldb = s, C
 // column-major ldc = s, all s x s, C of TOut: fp32 by default) for (alpha, beta) = (1, 0) and (0.5, 2) under six
@@ -8,6 +10,8 @@
 // step(A, B, C, alpha, beta) enqueues the kernel on the default stream.
 // Preconditions: s >= 4112 (the unwritten tile sits at rows 4096.., columns 2048..). Errors: those of
 // tc/gemm_check.hpp, tc::CudaError. Catch2 CHECKs record each verdict.
+// keep_significant_bits(x, bits, cut) is the input-precision bug the statistical check must catch: x read at fewer
+// significant bits (fp16 read as bf16, tf32 truncated to 8 bits).
 #pragma once
 
 #include "tc/check.hpp"
@@ -17,6 +21,8 @@
 #include "tc_test/catch.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -33,6 +39,21 @@ std::vector<TIn> scale_k_column(std::vector<TIn> a, int s, int l, double scale) 
     x = from_double<TIn>(scale * to_double(x));
   }
   return a;
+}
+
+// How keep_significant_bits drops bits: to nearest (ties to even), as a conversion would, or toward zero.
+enum class Cut { Round, Truncate };
+
+// x with `bits` significant bits (the implicit one included: 11 for fp16, 8 for bf16, 11 for tf32) and the rest
+// dropped: what a kernel that reads its inputs at that precision multiplies. Preconditions: 1 <= bits <= 23; x finite.
+inline float keep_significant_bits(float x, int bits, Cut cut) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  const int drop = 24 - bits;  // of fp32's 24 significant bits
+  const std::uint32_t add = cut == Cut::Truncate ? 0u : (1u << (drop - 1)) - 1u + ((u >> drop) & 1u);
+  u = (u + add) >> drop << drop;  // a carry into the exponent is the correct rounding up
+  std::memcpy(&x, &u, sizeof u);
+  return x;
 }
 
 template <typename TIn, typename TOut = float, typename Step>

@@ -1,0 +1,128 @@
+#include "tc/cublaslt_yardstick.hpp"
+
+#include "tc/reference.hpp"  // validate_gemm_arguments
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+namespace tc {
+namespace {
+
+template <typename T>
+constexpr cudaDataType_t lt_data_type() {
+  if constexpr (std::is_same_v<T, __half>) return CUDA_R_16F;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return CUDA_R_16BF;
+  else if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return CUDA_R_8I;
+  else {
+    static_assert(std::is_same_v<T, std::int32_t>, "no cuBLASLt data type for this element type");
+    return CUDA_R_32I;
+  }
+}
+
+// A cuBLASLt status as a tc::CudaError, with the call that returned it.
+void check_lt(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw CudaError(std::string(what) + ": " + cublasGetStatusString(status) + " (" + cublasGetStatusName(status) +
+                    ")");
+  }
+}
+
+}  // namespace
+
+CublasLtHandle::CublasLtHandle() : workspace_(kLtWorkspaceBytes) { check_lt(cublasLtCreate(&handle_), "cublasLtCreate"); }
+
+CublasLtHandle::~CublasLtHandle() { cublasLtDestroy(handle_); }  // a destructor must not throw
+
+template <typename TIn, typename TOut>
+CublasLtMatmul<TIn, TOut>::CublasLtMatmul(const CublasLtHandle& handle, const GemmProblem& p, CublasMath math)
+    : handle_(handle), p_(p) {
+  validate_gemm_arguments(p.op_a, p.op_b, p.m, p.n, p.k, p.lda, p.ldb, p.ldc, p.ldc);
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  cudaDataType_t scale = CUDA_R_32F;
+  alpha_f_ = static_cast<float>(p.alpha);
+  beta_f_ = static_cast<float>(p.beta);
+  alpha_ = &alpha_f_;
+  beta_ = &beta_f_;
+  if constexpr (std::is_same_v<TOut, double>) {
+    compute = CUBLAS_COMPUTE_64F;
+    scale = CUDA_R_64F;
+    alpha_d_ = p.alpha;
+    beta_d_ = p.beta;
+    alpha_ = &alpha_d_;
+    beta_ = &beta_d_;
+  } else if constexpr (std::is_same_v<TOut, std::int32_t>) {
+    if (p.alpha != std::trunc(p.alpha) || p.beta != std::trunc(p.beta))
+      throw std::invalid_argument("cuBLASLt int8 GEMM needs integer alpha and beta");
+    compute = CUBLAS_COMPUTE_32I;
+    scale = CUDA_R_32I;
+    alpha_i_ = static_cast<int>(p.alpha);
+    beta_i_ = static_cast<int>(p.beta);
+    alpha_ = &alpha_i_;
+    beta_ = &beta_i_;
+  } else if (std::is_same_v<TIn, float> && math == CublasMath::Tf32) {
+    compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+  }
+  check_lt(cublasLtMatmulDescCreate(&desc_, compute, scale), "cublasLtMatmulDescCreate");
+  const cublasOperation_t ta = p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t tb = p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  check_lt(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA");
+  check_lt(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB");
+  // The stored matrices: A is m x k (op N) or k x m (op T), column-major with leading dimension lda; likewise B.
+  const bool an = p.op_a == Op::N, bn = p.op_b == Op::N;
+  check_lt(cublasLtMatrixLayoutCreate(&a_, lt_data_type<TIn>(), an ? p.m : p.k, an ? p.k : p.m, p.lda), "layout A");
+  check_lt(cublasLtMatrixLayoutCreate(&b_, lt_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb), "layout B");
+  check_lt(cublasLtMatrixLayoutCreate(&c_, lt_data_type<TOut>(), p.m, p.n, p.ldc), "layout C");
+
+  cublasLtMatmulPreference_t preference{};
+  check_lt(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  const std::size_t workspace = kLtWorkspaceBytes;
+  check_lt(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                sizeof workspace),
+           "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES");
+  candidates_.resize(kLtCandidates);
+  int returned = 0;
+  const cublasStatus_t status =
+      cublasLtMatmulAlgoGetHeuristic(handle_.get(), desc_, a_, b_, c_, c_, preference, kLtCandidates,
+                                     candidates_.data(), &returned);
+  cublasLtMatmulPreferenceDestroy(preference);
+  // The heuristic refuses problems cuBLASLt has no kernel for (CUBLAS_STATUS_NOT_SUPPORTED, or no result): a fact
+  // about the yardstick, reported beside the table, not an error of the run.
+  if (status != CUBLAS_STATUS_SUCCESS || returned == 0) {
+    refusal_ = status != CUBLAS_STATUS_SUCCESS ? std::string("cublasLtMatmulAlgoGetHeuristic: ") +
+                                                     cublasGetStatusName(status)
+                                               : "cublasLtMatmulAlgoGetHeuristic returned no algorithm";
+    returned = 0;
+  }
+  candidates_.resize(returned);
+}
+
+template <typename TIn, typename TOut>
+CublasLtMatmul<TIn, TOut>::~CublasLtMatmul() {
+  cublasLtMatrixLayoutDestroy(c_);
+  cublasLtMatrixLayoutDestroy(b_);
+  cublasLtMatrixLayoutDestroy(a_);
+  cublasLtMatmulDescDestroy(desc_);
+}
+
+template <typename TIn, typename TOut>
+void CublasLtMatmul<TIn, TOut>::run(int i, const TIn* A, const TIn* B, TOut* C) const {
+  if (i < 0 || i >= algorithms()) throw std::invalid_argument("cuBLASLt candidate " + std::to_string(i) + " of " +
+                                                             std::to_string(algorithms()));
+  const cublasLtMatmulHeuristicResult_t& r = candidates_[i];
+  check_lt(cublasLtMatmul(handle_.get(), desc_, alpha_, A, a_, B, b_, beta_, C, c_, C, c_, &r.algo,
+                          handle_.workspace(), kLtWorkspaceBytes, nullptr),
+           "cublasLtMatmul");
+}
+
+template class CublasLtMatmul<__half, float>;
+template class CublasLtMatmul<__nv_bfloat16, float>;
+template class CublasLtMatmul<__nv_bfloat16, __nv_bfloat16>;
+template class CublasLtMatmul<float, float>;
+template class CublasLtMatmul<double, double>;
+template class CublasLtMatmul<std::int8_t, std::int32_t>;
+
+}  // namespace tc
