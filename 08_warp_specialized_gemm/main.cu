@@ -9,6 +9,7 @@
 // beside cuBLAS, by the driver; (7) the best step and cuBLAS on all-zero operands, where the power limit does not
 // bite; (8) what each kernel costs in registers and shared memory; (9) the verdict. Exit codes: README.md, "Exit
 // codes".
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -100,17 +101,18 @@ void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas)
   std::printf("%-16s %12s %12s %14s\n", "size", "kernel", "cublasGemmEx", "% cublasGemmEx");
   const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
   for (const tc::GemmShape& s : o.sizes) {
+    const int ld = std::max(s.k, 1);  // lda = ldb = k, and at least 1 (cuBLAS's rule) where k = 0
     tc::DeviceBuffer<__half> a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n);
     tc::DeviceBuffer<float> c(std::size_t(s.m) * s.n);
     TC_CHECK(cudaMemset(a.data(), 0, a.size() * sizeof(__half)));
     TC_CHECK(cudaMemset(b.data(), 0, b.size() * sizeof(__half)));
     TC_CHECK(cudaMemset(c.data(), 0, c.size() * sizeof(float)));
     const double kernel_ms = timing.median_ms([&] {
-      tc::launch_gemm_any_size<Best>(s.m, s.n, s.k, 1.0f, a.data(), s.k, b.data(), s.k, 0.0f, c.data(), s.m, nullptr);
+      tc::launch_gemm_any_size<Best>(s.m, s.n, s.k, 1.0f, a.data(), ld, b.data(), ld, 0.0f, c.data(), s.m, nullptr);
     });
     const double cublas_ms = timing.median_ms([&] {
-      tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s.m, s.n, s.k, 1.0, a.data(), s.k, b.data(), s.k,
-                                     0.0, c.data(), s.m, c.data(), s.m);
+      tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s.m, s.n, s.k, 1.0, a.data(), ld, b.data(), ld, 0.0,
+                                     c.data(), s.m, c.data(), s.m);
     });
     const double flops = tc::gemm_flops(s.m, s.n, s.k);
     const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);

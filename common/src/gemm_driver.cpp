@@ -127,7 +127,7 @@ GemmDriver::GemmDriver(DriverConfig config)
   if (config_.single_size) {
     const std::int64_t s = std::stoll(config_.default_sizes);
     cli_.add_int("m", s, "rows of op(A) and C").add_int("n", s, "columns of op(B) and C");
-    cli_.add_int("k", s, "columns of op(A), rows of op(B)");
+    cli_.add_int("k", s, "columns of op(A), rows of op(B); 0: C = beta * C", 0);
   } else {
     cli_.add_shapes("sizes", config_.default_sizes, "GEMM sizes: S (S x S x S) or MxNxK, comma-separated");
   }

@@ -105,6 +105,9 @@ TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line
   single.single_size = true;
   single.default_sizes = "4096";
   CHECK(parse(single, {"--n", "100"}).sizes == std::vector<tc::GemmShape>{{4096, 100, 4096}});
+  CHECK(parse(single, {"--k", "0"}).sizes == std::vector<tc::GemmShape>{{4096, 4096, 0}});  // C = beta * C
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--m", "0"}); }).find("--m must be in [1, ") ==
+        0);
   CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--sizes", "64"}); }) ==
         "unknown option '--sizes' (see --help)");
   CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--rest-ms", "0"}); }) ==
