@@ -39,7 +39,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
     const int stage = tc::ring_slot(s, S).stage;
     tc::mbarrier_arrive_expect_tx(&full[stage], Tile::kStageBytes);
     tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(stage), &map_a, s * Tile::BlockK, row0, &full[stage]);
-    tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(stage), &map_b, s * Tile::BlockK, col0, &full[stage]);
+    tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(stage), &map_b, b_slice_k<Tile>(s, slices), col0,
+                                                 &full[stage]);
   };
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {

@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 #pragma unroll
           for (int r = 0; r < decltype(a_boxes)::value; ++r)
             tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
-                                                         &map_a, s * Tile::BlockK, tile.row + r * Tile::kABoxRows,
+                                                         &map_a, s * Tile::BlockK, a_box_row<Tile>(tile.row, r),
                                                          &smem.full[slot.stage]);
           if constexpr (kCluster > 1) {  // step 3: this block's part of B, into every block of the cluster
             const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);

@@ -29,14 +29,22 @@
 #include <cstdint>
 #include <utility>
 
+// A bug planted on purpose in a step's own code when its tile names it: for the test that proves the exact check
+// catches a bug in the kernel itself at 8192^3 ("... a bug planted in its producer ..."). Every kernel the chapter
+// runs has PlantedBug::None, which compiles to the code as written.
+enum class PlantedBug { None, ABoxRepeated };
+
 // [doc:tile]
 // The block tile: BlockM x 256 of C per block, K in slices of 64, Stages slices in flight, ClusterM blocks per cluster
 // along M (sharing B), EpilogueBytes of shared memory for step 4's staging; with ShortM < BlockM (step 5) a row of
 // tiles is BlockM or ShortM high (tc::HeightPlan), and a stage holds the taller. wgmma gives a warpgroup 64 rows at a
 // time, so a 128-row tile is split between the consumers along M (64 rows each, one m64n256k16 accumulator) and
-// step 5's tiles along N (all rows x 128 columns each: three m64n128k16 accumulators at 192 rows, two at 128).
-template <int Stages_, int ClusterM_ = 1, int EpilogueBytes_ = 0, int BlockM_ = 128, int ShortM_ = BlockM_>
+// step 5's tiles along N (all rows x 128 columns each: three m64n128k16 accumulators at 192 rows, two at 128). Plant:
+// tests only (above).
+template <int Stages_, int ClusterM_ = 1, int EpilogueBytes_ = 0, int BlockM_ = 128, int ShortM_ = BlockM_,
+          PlantedBug Plant_ = PlantedBug::None>
 struct WsTile {
+  static constexpr PlantedBug kPlant = Plant_;
   static constexpr int BlockM = BlockM_, BlockN = 256, BlockK = tc::kSliceK, Stages = Stages_, ClusterM = ClusterM_;
   static constexpr int ShortM = ShortM_;
   static constexpr int kConsumers = 2;                     // warpgroups 1 and 2
@@ -84,6 +92,16 @@ struct WsTile {
   static_assert(ClusterM >= 1 && ClusterM <= 2, "clusters larger than 2 have been reported slower for GEMM");
 };
 // [/doc:tile]
+
+// The row of A, in elements, at which the producer asks TMA for box r of a tile whose first row is tile_row. With
+// PlantedBug::ABoxRepeated box 1 asks for box 0's rows again: rows kABoxRows.. of the tile get box 0's products.
+template <typename Tile>
+__device__ __forceinline__ int a_box_row(int tile_row, int r) {
+  if constexpr (Tile::kPlant == PlantedBug::ABoxRepeated) {
+    if (r == 1) return tile_row;
+  }
+  return tile_row + r * Tile::kABoxRows;
+}
 
 // The carve-up of the dynamic shared memory: the stages (A then B), the epilogue's staging, then the barriers.
 template <typename Tile>

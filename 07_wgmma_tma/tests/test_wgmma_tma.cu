@@ -3,7 +3,8 @@
 // operands exactly, random ones against fp64) on one block tile, several slices and blocks, odd shapes (the padded
 // path), k = 0, and with (alpha, beta) = (1, 0) and (0.5, 2), and every scale of tc::test::gemm_scales tight and with
 // padded leading dimensions (C's padding untouched); in [large], 4096^3 and 8192^3, and at 8192^3 step 3's inputs and
-// scales mutated on purpose must fail the exact check (tc_test/mutation.hpp). Host: the committed figures, the tile
+// scales mutated on purpose must fail the exact check (tc_test/mutation.hpp), and so must step 3 with a bug planted in
+// its own producer (PlantedBug::BSliceTwice). Host: the committed figures, the tile
 // plans (every stage on a swizzle atom) and the launchers' one-line errors. The building blocks (swizzle,
 // descriptor, accumulator map, ring, TMA rules) are tested in common/tests/test_hopper_layouts.cpp.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
@@ -169,4 +170,26 @@ TEST_CASE("at 8192^3 the exact check fails step 3 on a K column dropped or doubl
   };
   mutate(WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>{});
   mutate(WgmmaGemm<Step3Ring, Step3Tile, tc::BF16F32>{});
+}
+
+TEST_CASE("at 8192^3 the exact check fails step 3 with a bug planted in its producer (one B slice loaded twice)",
+          "[gpu][gemm][large][mutation]") {
+  // PlantedBug::BSliceTwice: step 3's own load asks TMA for the middle K slice of B at the next slice's coordinate.
+  // Every element then misses one K slice's products and counts another's twice; the exact check must see it.
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  using Planted = WgmmaGemm<Step3Ring, WgmmaTile<128, 256, 4, PlantedBug::BSliceTwice>, tc::F16F32>;
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
+  tc::ExactCheck<__half, float> exact(cublas, p, 91);
+  const tc::CompareResult planted = exact.run([&](const __half* A, const __half* B, float* C) {
+    tc::launch_gemm_any_size<Planted>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192, 0.0f, C, 8192, nullptr);
+  });
+  INFO("planted: " << planted.summary());
+  CHECK_FALSE(planted.passed);
+  const tc::CompareResult correct = exact.run([&](const __half* A, const __half* B, float* C) {
+    tc::launch_gemm_any_size<WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192,
+                                                                         0.0f, C, 8192, nullptr);
+  });
+  INFO("correct: " << correct.summary());
+  CHECK(correct.passed);
 }

@@ -7,7 +7,8 @@
 // dimensions (C's padding beside the TMA-store epilogue untouched); step 5 also on plans of both its tile heights (N
 // and K ragged, an odd count of short rows) and of tall rows alone over the edge of M; in [large], 4096^3 and 8192^3
 // (and 6144^3 for step 5), and steps 4 and 5 at 8192^3 on inputs and scales mutated on purpose, and with a tile of
-// their output left unwritten, must fail the exact check (tc_test/mutation.hpp); the ablation's launches
+// their output left unwritten, must fail the exact check (tc_test/mutation.hpp), and so must step 5 with a bug planted
+// in its own producer (PlantedBug::ABoxRepeated); the ablation's launches
 // (tools/ablation.cuh) on all-ones operands. Host: the budgets and slice bases, step 5's plans at the chapter's sizes,
 // and the launchers' one-line errors, the ablation's included. The building blocks (cluster roles, ring across a
 // cluster, staging chunk, stmatrix map, tile order and heights) are tested in
@@ -297,4 +298,28 @@ TEST_CASE("at 8192^3 the exact check fails step 5 on a K column dropped or doubl
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for_each_step5([&](auto gemm) { check_mutations_at_8192<decltype(gemm)>(cublas, 89); });
+}
+
+TEST_CASE("at 8192^3 the exact check fails step 5 with a bug planted in its producer (one box of A loaded twice)",
+          "[gpu][gemm][large][mutation]") {
+  // PlantedBug::ABoxRepeated: step 5's own producer asks TMA for the second 64-row box of A at the first box's row, so
+  // rows 64..127 of every tall and short tile get rows 0..63's products; the exact check must see it.
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  using PlantedTile = WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes, Step5Tile::BlockM,
+                             Step5Tile::ShortM, PlantedBug::ABoxRepeated>;
+  using Planted = WsGemm<Step5TallerTile, PlantedTile, tc::F16F32>;
+  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
+  tc::ExactCheck<__half, float> exact(cublas, p, 97);
+  const tc::CompareResult planted = exact.run([&](const __half* A, const __half* B, float* C) {
+    tc::launch_gemm_any_size<Planted>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192, 0.0f, C, 8192, nullptr);
+  });
+  INFO("planted: " << planted.summary());
+  CHECK_FALSE(planted.passed);
+  const tc::CompareResult correct = exact.run([&](const __half* A, const __half* B, float* C) {
+    tc::launch_gemm_any_size<WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192,
+                                                                            0.0f, C, 8192, nullptr);
+  });
+  INFO("correct: " << correct.summary());
+  CHECK(correct.passed);
 }

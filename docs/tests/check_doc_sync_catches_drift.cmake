@@ -3,7 +3,10 @@
 # which must pass as it is, then breaks it three ways:
 #   1. the value links of docs/06_ldmatrix_cp_async.md get another number (prose numbers edited by hand);
 #   2. its results file changes under it (the number went stale): the quoted value, and any block quoting the line;
-#   3. a measured figure, "123.4 TFLOP/s", is typed into a prose line of docs/02_wmma_tiled_gemm.md.
+#   3. a measured figure, "123.4 TFLOP/s", is typed into a prose line of docs/02_wmma_tiled_gemm.md;
+#   4. each other spelling the lint must catch, one at a time: other rate units and separators, a share of or margin
+#      over a yardstick, a speed-up, times and clocks; in prose, in inline code, and in a fence without a marker;
+#   5. a value link that selects a "# " provenance line of a results file.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
@@ -59,6 +62,44 @@ file(WRITE "${doc}" "${typed}")
 doc_sync_check(fail "a figure typed into prose")
 if(NOT doc_sync_output MATCHES "'123.4 TFLOP/s' is a measured figure typed into prose")
   message(FATAL_ERROR "doc_sync failed, but not by naming the typed figure")
+endif()
+file(WRITE "${doc}" "${original}")
+
+# 4. Every spelling, each alone, in prose; then two of them in inline code and in a fence no marker precedes.
+foreach(figure IN ITEMS "743.5 TFLOPS" "0.79 PFLOP/s" "786.4-TFLOP/s" "12 TOPS" "4254 GB/s" "beats cuBLAS by 3.2%"
+                        "100.1 % of cuBLAS" "99.7% of cuBLASLt" "1.03x" "12.6 us" "0.1848 ms" "1455 MHz"
+                        "3 microseconds")
+  string(REPLACE "## Measured results\n\n" "## Measured results\n\nThe kernel once measured ${figure} here.\n\n"
+                 typed "${original}")
+  file(WRITE "${doc}" "${typed}")
+  doc_sync_check(fail "'${figure}' typed into prose")
+  string(REGEX MATCH "[0-9][0-9.]*" number "${figure}")
+  if(NOT doc_sync_output MATCHES "'[^']*${number}[^']*' is a measured figure typed into prose")
+    message(FATAL_ERROR "doc_sync failed, but not by naming '${figure}'")
+  endif()
+endforeach()
+string(REPLACE "## Measured results\n\n" "## Measured results\n\nAn example: `ran at 743.5 TFLOP/s`.\n\n" typed
+               "${original}")
+file(WRITE "${doc}" "${typed}")
+doc_sync_check(fail "a figure in inline code")
+string(REPLACE "## Measured results\n\n" "## Measured results\n\n```text\nstep 4  0.1848 ms\n```\n\n" typed
+               "${original}")
+file(WRITE "${doc}" "${typed}")
+doc_sync_check(fail "a figure in a fence without a marker")
+if(NOT doc_sync_output MATCHES "'0.1848 ms' is a measured figure typed into a fence without a marker")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the figure in the unmarked fence")
+endif()
+file(WRITE "${doc}" "${original}")
+
+# 5. A value link to a "# " line: the provenance of a results file, not a measurement.
+set(results_link "results/02_wmma_tiled_gemm_h200_4096.txt")
+string(REPLACE "## Measured results\n\n"
+               "## Measured results\n\nDriver [13.0](${results_link} \"^# device: .* driver (\\S+),\").\n\n" typed
+               "${original}")
+file(WRITE "${doc}" "${typed}")
+doc_sync_check(fail "a value link to a comment line")
+if(NOT doc_sync_output MATCHES "selects a '#' comment line")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the comment line")
 endif()
 file(WRITE "${doc}" "${original}")
 

@@ -15,8 +15,10 @@
 //   [482.0](results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 +4 tuned +\S+ +(\S+)")
 // Exactly one line of the file (docs/results/*, or docs/external_figures.md for figures from outside the project) must
 // match (or, after anchors joined by " >>> ", the first line after them: see selected_value), and the link's text must
-// be what the group captured. And no figure in TFLOP/s, TOPS, GB/s or TB/s, and no
-// "N% of cuBLAS", may stand in prose outside such a link: a measured number typed by hand is an error.
+// be what the group captured; the line it selects must not be a "# " line (a results file's provenance). And no
+// measured figure (kMeasuredFigure: a rate in any spelling, a share of or margin over a yardstick, a speed-up, a time
+// or a clock) may stand outside such a link, in prose, in inline code, or in a fence no marker keeps in step: a
+// measured number typed by hand is an error.
 // Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
 //        doc_sync update <repository root>   rewrite the blocks from their sources.
 // Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
@@ -122,6 +124,11 @@ std::string selected_value(const fs::path& file, const std::string& pattern, con
     std::smatch m;
     if (!std::regex_search(lines[i], m, res.back())) continue;
     if (m.size() < 2) throw std::runtime_error(where + ": pattern \"" + parts.back() + "\" has no group");
+    // A "# " line of a results file is its provenance (command, device, commit), not a measurement.
+    if (matches == 0 && lines[i].rfind('#', 0) == 0) {
+      throw std::runtime_error(where + ": pattern \"" + pattern + "\" selects a '#' comment line of " +
+                               file.string() + "; a value comes from a measured line");
+    }
     if (matches++ == 0) value = m[1].str();
     if (res.size() > 1) break;  // after anchors: the first match
   }
@@ -132,14 +139,34 @@ std::string selected_value(const fs::path& file, const std::string& pattern, con
   return value;
 }
 
-// A figure in the units the project measures, or a share of cuBLAS: typed into prose, it could drift unseen.
-const std::regex kMeasuredFigure(R"re((\b\d[\d,.]*\s?(TFLOP/s|TOPS|GB/s|TB/s)\b)|(\b\d[\d.]*% of cuBLAS))re");
+// A figure in the units the project measures, a share of or a margin over a yardstick, a speed-up, or a time or clock
+// of a run: typed into prose or inline code, or into a fence no marker keeps in step, it could drift unseen. Rates
+// in any spelling ("743.5 TFLOPS", "0.79 PFLOP/s", "786.4-TFLOP/s"); "100.1 % of cuBLAS", "beats cuBLAS by 3.2%";
+// "1.03x"; "12.6 us", "0.1848 ms", "1455 MHz".
+const std::regex kMeasuredFigure(
+    R"re(\b\d[\d,.]*[ -]?(TFLOP/s|TFLOPS|PFLOP/s|PFLOPS|GFLOP/s|GFLOPS|TOPS|GB/s|TB/s)(?![A-Za-z]))re"
+    R"re(|\b\d[\d.]*\s?% (of|above|below|over|under|beyond) (cuBLAS|cublasGemmEx|cuBLASLt))re"
+    R"re(|(cuBLAS|cublasGemmEx|cuBLASLt)\S* by \d[\d.]*\s?%)re"
+    R"re(|\b\d+\.\d+\s?x\b)re"
+    R"re(|\b\d[\d.]*[ -]?(us|ns|ms|MHz|GHz|microseconds?|milliseconds?|nanoseconds?)\b)re");
+
+// One line's measured figures (kMeasuredFigure) reported as drift: `text` with the line's value links taken out.
+int report_typed_figures(const std::string& text, const std::string& where, const char* place) {
+  int found = 0;
+  for (std::sregex_iterator it(text.begin(), text.end(), kMeasuredFigure), end; it != end; ++it) {
+    ++found;
+    std::cout << where << ": '" << (*it)[0].str() << "' is a measured figure typed into " << place
+              << "; make it a value link to its results file (or to docs/external_figures.md), or quote the file "
+              << "through a marker\n";
+  }
+  return found;
+}
 
 // Checks (or rewrites) the value links of one prose line (outside code fences); returns how many differ. Also
 // reports any measured figure left outside a value link (as a drift: the check fails, update cannot fix it).
 int sync_values(const fs::path& root, const fs::path& md, std::string& line, const std::string& where) {
   static const std::regex link(R"re(\[([^\]]*)\]\(([^ )]+) "([^"]+)"\))re");
-  // Inline code (`...`) is an example, not a value: links inside it are left alone, and its text is not linted.
+  // Inline code (`...`) is an example, not a value: links inside it are left alone. Its text is linted like prose.
   std::vector<bool> in_code(line.size(), false);
   for (std::size_t i = 0, open = std::string::npos; i < line.size(); ++i) {
     if (line[i] != '`') continue;
@@ -150,11 +177,7 @@ int sync_values(const fs::path& root, const fs::path& md, std::string& line, con
       open = std::string::npos;
     }
   }
-  auto prose = [&](std::size_t from, std::size_t to) {  // the text in [from, to) outside inline code
-    std::string text;
-    for (std::size_t i = from; i < to; ++i) text += in_code[i] ? ' ' : line[i];
-    return text;
-  };
+  auto prose = [&](std::size_t from, std::size_t to) { return line.substr(from, to - from) + " "; };
   int drifted = 0;
   std::string out, outside;
   std::size_t rest = 0;
@@ -175,11 +198,7 @@ int sync_values(const fs::path& root, const fs::path& md, std::string& line, con
   }
   out += line.substr(rest);
   outside += prose(rest, line.size());
-  for (std::sregex_iterator it(outside.begin(), outside.end(), kMeasuredFigure), end; it != end; ++it) {
-    ++drifted;
-    std::cout << where << ": '" << (*it)[0].str() << "' is a measured figure typed into prose; make it a value link "
-              << "to its results file (or to docs/external_figures.md)\n";
-  }
+  drifted += report_typed_figures(outside, where, "prose");
   line = out;
   return drifted;
 }
@@ -192,6 +211,11 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
   bool in_fence = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind("```", 0) == 0) in_fence = !in_fence;
+    // A fence no marker precedes (markers' fences are consumed below) is typed text: no measured figure may stand in
+    // it either.
+    if (in_fence && lines[i].rfind("```", 0) != 0) {
+      drifted += report_typed_figures(lines[i], md.string() + ":" + std::to_string(i + 1), "a fence without a marker");
+    }
     if (!in_fence && lines[i].rfind("```", 0) != 0 && lines[i].rfind("<!-- ", 0) != 0) {
       drifted += sync_values(root, md, lines[i], md.string() + ":" + std::to_string(i + 1));
     }
