@@ -280,6 +280,36 @@ function(tc_chapter_ptxas_scan)
   endforeach()
 endfunction()
 
+# tc_chapter_sass_facts(<target> <kernel-name-substring> <committed counts file>)
+#   A host test, "<chapter>:sass_hgmma_counts_as_committed", that counts each matching kernel's HGMMA instructions in
+#   <target> as built (cuobjdump reads the sm_90a code; no GPU needed) and fails where they differ from the committed
+#   SASS excerpt the docs quote (cmake/sass_facts.cmake), and its twin, which changes one committed count and must see
+#   the mismatch. Registered where cuobjdump is found (the toolkit's, or on PATH: CI installs the pip package
+#   nvidia-cuda-cuobjdump); elsewhere configure says so.
+function(tc_chapter_sass_facts target pattern committed)
+  if(NOT TC_BUILD_TESTS)
+    return()
+  endif()
+  find_program(TC_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}")
+  if(NOT TC_CUOBJDUMP)
+    message(STATUS "${TC_CHAPTER_DIR}: cuobjdump not found, so the SASS counts of ${committed} are not tested here")
+    return()
+  endif()
+  get_filename_component(tools "${TC_CUOBJDUMP}" DIRECTORY)
+  foreach(doctor IN ITEMS 0 1)
+    set(name "${TC_CHAPTER_DIR}:sass_hgmma_counts_as_committed")
+    if(doctor)
+      set(name "${TC_CHAPTER_DIR}:sass_hgmma_check_sees_a_changed_count")
+    endif()
+    add_test(NAME "${name}"
+             COMMAND ${CMAKE_COMMAND} "-DEXCERPT=${PROJECT_SOURCE_DIR}/docs/tools/sass_excerpt.sh"
+                     "-DBINARY=$<TARGET_FILE:${target}>" "-DPATTERN=${pattern}"
+                     "-DCOMMITTED=${PROJECT_SOURCE_DIR}/${committed}" "-DTOOLS=${tools}" -DDOCTOR=${doctor}
+                     -P "${PROJECT_SOURCE_DIR}/cmake/sass_facts.cmake")
+    set_tests_properties("${name}" PROPERTIES LABELS host)
+  endforeach()
+endfunction()
+
 # tc_chapter_sass_target(<name> <target> <kernel-name-substring>)
 #   A target <name> that prints the machine code (SASS) of <target>'s kernels whose names contain the substring,
 #   through docs/tools/sass_excerpt.sh. cuobjdump and cu++filt ship with the CUDA toolkit on GPU hosts but not on every

@@ -179,17 +179,5 @@ TEST_CASE("at 8192^3 the exact check fails step 3 with a bug planted in its prod
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   using Planted = WgmmaGemm<Step3Ring, WgmmaTile<128, 256, 4, PlantedBug::BSliceTwice>, tc::F16F32>;
-  const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
-  tc::ExactCheck<__half, float> exact(cublas, p, 91);
-  const tc::CompareResult planted = exact.run([&](const __half* A, const __half* B, float* C) {
-    tc::launch_gemm_any_size<Planted>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192, 0.0f, C, 8192, nullptr);
-  });
-  INFO("planted: " << planted.summary());
-  CHECK_FALSE(planted.passed);
-  const tc::CompareResult correct = exact.run([&](const __half* A, const __half* B, float* C) {
-    tc::launch_gemm_any_size<WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>>(8192, 8192, 8192, 1.0f, A, 8192, B, 8192,
-                                                                         0.0f, C, 8192, nullptr);
-  });
-  INFO("correct: " << correct.summary());
-  CHECK(correct.passed);
+  tc::test::check_planted_bug_fails<Planted, WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>>(cublas, 8192, 91);
 }

@@ -12,20 +12,6 @@
 namespace tc {
 namespace {
 
-// cuBLAS's name for each element type.
-template <typename T>
-constexpr cudaDataType_t cuda_data_type() {
-  if constexpr (std::is_same_v<T, __half>) return CUDA_R_16F;
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return CUDA_R_16BF;
-  else if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<T, std::int8_t>) return CUDA_R_8I;
-  else {
-    static_assert(std::is_same_v<T, std::int32_t>, "no cuBLAS data type for this element type");
-    return CUDA_R_32I;
-  }
-}
-
 cublasOperation_t to_cublas(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
 
 }  // namespace

@@ -10,19 +10,6 @@
 namespace tc {
 namespace {
 
-template <typename T>
-constexpr cudaDataType_t lt_data_type() {
-  if constexpr (std::is_same_v<T, __half>) return CUDA_R_16F;
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return CUDA_R_16BF;
-  else if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<T, std::int8_t>) return CUDA_R_8I;
-  else {
-    static_assert(std::is_same_v<T, std::int32_t>, "no cuBLASLt data type for this element type");
-    return CUDA_R_32I;
-  }
-}
-
 // A cuBLASLt status as a tc::CudaError, with the call that returned it.
 void check_lt(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -73,9 +60,9 @@ CublasLtMatmul<TIn, TOut>::CublasLtMatmul(const CublasLtHandle& handle, const Ge
   check_lt(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB");
   // The stored matrices: A is m x k (op N) or k x m (op T), column-major with leading dimension lda; likewise B.
   const bool an = p.op_a == Op::N, bn = p.op_b == Op::N;
-  check_lt(cublasLtMatrixLayoutCreate(&a_, lt_data_type<TIn>(), an ? p.m : p.k, an ? p.k : p.m, p.lda), "layout A");
-  check_lt(cublasLtMatrixLayoutCreate(&b_, lt_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb), "layout B");
-  check_lt(cublasLtMatrixLayoutCreate(&c_, lt_data_type<TOut>(), p.m, p.n, p.ldc), "layout C");
+  check_lt(cublasLtMatrixLayoutCreate(&a_, cuda_data_type<TIn>(), an ? p.m : p.k, an ? p.k : p.m, p.lda), "layout A");
+  check_lt(cublasLtMatrixLayoutCreate(&b_, cuda_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb), "layout B");
+  check_lt(cublasLtMatrixLayoutCreate(&c_, cuda_data_type<TOut>(), p.m, p.n, p.ldc), "layout C");
 
   cublasLtMatmulPreference_t preference{};
   check_lt(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");

@@ -21,6 +21,8 @@
 
 #include <cublas_v2.h>
 
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace tc {
@@ -42,6 +44,20 @@ class CublasHandle {
 };
 
 enum class CublasMath { Accurate, Tf32 };  // Tf32 only changes the float -> float case
+
+// cuBLAS's (and cuBLASLt's) name for each element type.
+template <typename T>
+constexpr cudaDataType_t cuda_data_type() {
+  if constexpr (std::is_same_v<T, __half>) return CUDA_R_16F;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return CUDA_R_16BF;
+  else if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+  else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return CUDA_R_8I;
+  else {
+    static_assert(std::is_same_v<T, std::int32_t>, "no cuBLAS data type for this element type");
+    return CUDA_R_32I;
+  }
+}
 
 template <typename TIn, typename TOut>
 void cublas_gemm(const CublasHandle& handle, Op op_a, Op op_b, int m, int n, int k, double alpha, const TIn* A,
