@@ -8,19 +8,8 @@
 #include <type_traits>
 
 namespace tc {
-namespace {
 
-// A cuBLASLt status as a tc::CudaError, with the call that returned it.
-void check_lt(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw CudaError(std::string(what) + ": " + cublasGetStatusString(status) + " (" + cublasGetStatusName(status) +
-                    ")");
-  }
-}
-
-}  // namespace
-
-CublasLtHandle::CublasLtHandle() : workspace_(kLtWorkspaceBytes) { check_lt(cublasLtCreate(&handle_), "cublasLtCreate"); }
+CublasLtHandle::CublasLtHandle() : workspace_(kLtWorkspaceBytes) { TC_CHECK(cublasLtCreate(&handle_)); }
 
 CublasLtHandle::~CublasLtHandle() { cublasLtDestroy(handle_); }  // a destructor must not throw
 
@@ -53,23 +42,22 @@ CublasLtMatmul<TIn, TOut>::CublasLtMatmul(const CublasLtHandle& handle, const Ge
   } else if (std::is_same_v<TIn, float> && math == CublasMath::Tf32) {
     compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   }
-  check_lt(cublasLtMatmulDescCreate(&desc_, compute, scale), "cublasLtMatmulDescCreate");
+  TC_CHECK(cublasLtMatmulDescCreate(&desc_, compute, scale));
   const cublasOperation_t ta = p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
   const cublasOperation_t tb = p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
-  check_lt(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA");
-  check_lt(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB");
+  TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+  TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
   // The stored matrices: A is m x k (op N) or k x m (op T), column-major with leading dimension lda; likewise B.
   const bool an = p.op_a == Op::N, bn = p.op_b == Op::N;
-  check_lt(cublasLtMatrixLayoutCreate(&a_, cuda_data_type<TIn>(), an ? p.m : p.k, an ? p.k : p.m, p.lda), "layout A");
-  check_lt(cublasLtMatrixLayoutCreate(&b_, cuda_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb), "layout B");
-  check_lt(cublasLtMatrixLayoutCreate(&c_, cuda_data_type<TOut>(), p.m, p.n, p.ldc), "layout C");
+  TC_CHECK(cublasLtMatrixLayoutCreate(&a_, cuda_data_type<TIn>(), an ? p.m : p.k, an ? p.k : p.m, p.lda));
+  TC_CHECK(cublasLtMatrixLayoutCreate(&b_, cuda_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb));
+  TC_CHECK(cublasLtMatrixLayoutCreate(&c_, cuda_data_type<TOut>(), p.m, p.n, p.ldc));
 
   cublasLtMatmulPreference_t preference{};
-  check_lt(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+  TC_CHECK(cublasLtMatmulPreferenceCreate(&preference));
   const std::size_t workspace = kLtWorkspaceBytes;
-  check_lt(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                sizeof workspace),
-           "CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES");
+  TC_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                sizeof workspace));
   candidates_.resize(kLtCandidates);
   int returned = 0;
   const cublasStatus_t status =
@@ -100,9 +88,8 @@ void CublasLtMatmul<TIn, TOut>::run(int i, const TIn* A, const TIn* B, TOut* C) 
   if (i < 0 || i >= algorithms()) throw std::invalid_argument("cuBLASLt candidate " + std::to_string(i) + " of " +
                                                              std::to_string(algorithms()));
   const cublasLtMatmulHeuristicResult_t& r = candidates_[i];
-  check_lt(cublasLtMatmul(handle_.get(), desc_, alpha_, A, a_, B, b_, beta_, C, c_, C, c_, &r.algo,
-                          handle_.workspace(), kLtWorkspaceBytes, nullptr),
-           "cublasLtMatmul");
+  TC_CHECK(cublasLtMatmul(handle_.get(), desc_, alpha_, A, a_, B, b_, beta_, C, c_, C, c_, &r.algo,
+                          handle_.workspace(), kLtWorkspaceBytes, nullptr));
 }
 
 template class CublasLtMatmul<__half, float>;

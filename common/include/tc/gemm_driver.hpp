@@ -284,6 +284,10 @@ class GemmBench {
     double ms_with_copies = -1.0;  // the whole launch with padded copies; -1: none were needed
   };
 
+  // What the yardsticks multiply: TIn, except u8, which neither cuBLAS nor cuBLASLt has as u8 x u8; an integer
+  // GEMM's time does not depend on the values, so u8 is timed as s8 on the same bytes.
+  using YardstickIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
+
   GemmBench(const CublasHandle& cublas, const GemmProblem& p, std::uint64_t seed, Timing timing,
             InputRounding rounding = InputRounding::None)
       : cublas_(cublas), timing_(timing), exact_(cublas, p, seed + 10), random_(cublas, p, seed, rounding) {}
@@ -299,15 +303,14 @@ class GemmBench {
   // heuristic's first pick with its default workspace.
   double cublas_ms(CublasMath math = CublasMath::Accurate, std::string* refusal = nullptr) {
     const GemmProblem& p = problem();
-    using CublasIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
     if (sizeof(TIn) == 1 && (p.lda % 4 != 0 || p.ldb % 4 != 0)) return -1.0;
     random_.reset_c();  // cuBLAS reads C when beta != 0: give it the input C
-    const auto* a = reinterpret_cast<const CublasIn*>(random_.a());
-    const auto* b = reinterpret_cast<const CublasIn*>(random_.b());
+    const auto* a = reinterpret_cast<const YardstickIn*>(random_.a());
+    const auto* b = reinterpret_cast<const YardstickIn*>(random_.b());
     try {
       return timing_.median_ms([&] {
-        cublas_gemm<CublasIn, TOut>(cublas_, p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta,
-                                    random_.c(), p.ldc, random_.c(), p.ldc, math);
+        cublas_gemm<YardstickIn, TOut>(cublas_, p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, a, p.lda, b, p.ldb, p.beta,
+                                       random_.c(), p.ldc, random_.c(), p.ldc, math);
       });
     } catch (const CudaError& e) {
       if (!ElementTraits<TIn>::is_integer) throw;
@@ -320,18 +323,17 @@ class GemmBench {
   // kLtCandidates candidates timed with this bench's statistic (the first is first_ms), then the fastest timed again
   // (best_ms). u8 as s8, as cublas_ms. Where cuBLASLt has no algorithm, or refuses one at run time, refusal says why.
   LtYardstick cublaslt(const CublasLtHandle& lt, CublasMath math = CublasMath::Accurate) {
-    using LtIn = std::conditional_t<std::is_same_v<TIn, std::uint8_t>, std::int8_t, TIn>;
     LtYardstick y;
-    if constexpr (!kLtHasPair<LtIn, TOut>) {
+    if constexpr (!kLtHasPair<YardstickIn, TOut>) {
       y.refusal = "no cuBLASLt matmul of this type pair here";
       return y;
     } else {
       const GemmProblem& p = problem();
-      const CublasLtMatmul<LtIn, TOut> plan(lt, p, math);
+      const CublasLtMatmul<YardstickIn, TOut> plan(lt, p, math);
       y.candidates = plan.algorithms();
       y.refusal = plan.refusal();
-      const auto* a = reinterpret_cast<const LtIn*>(random_.a());
-      const auto* b = reinterpret_cast<const LtIn*>(random_.b());
+      const auto* a = reinterpret_cast<const YardstickIn*>(random_.a());
+      const auto* b = reinterpret_cast<const YardstickIn*>(random_.b());
       random_.reset_c();  // cuBLASLt reads C when beta != 0: give it the input C
       try {
         for (int i = 0; i < y.candidates; ++i) {
