@@ -239,13 +239,17 @@ function(tc_finish_chapters)
     USES_TERMINAL  # stream each chapter's output as it runs instead of buffering it
     COMMENT "Running every chapter in order")
   # ladder: the benchmark ladder (README, "The benchmark ladder"): every laddered chapter at four sizes into
-  # docs/results/ladder.csv, then doc_sync redraws the charts and rewrites the tables the docs quote from it. The
-  # CSV's "# command:" line names the README's command, the workflow preset that builds this target.
+  # docs/results/ladder.csv, which then records its commit and the sources of the laddered binaries
+  # (docs/tools/record_sources.sh; TC_COMMIT names the commit where git cannot), and doc_sync redraws the charts and
+  # rewrites the tables the docs quote from it. The CSV's "# command:" line names the README's command, the workflow
+  # preset that builds this target.
   add_custom_target(ladder
     COMMAND ${CMAKE_COMMAND} -DLIST=${CMAKE_BINARY_DIR}/tc_chapters.cmake
             -DCSV=${PROJECT_SOURCE_DIR}/docs/results/ladder.csv -DPART=${CMAKE_BINARY_DIR}/ladder.csv.part
             -DLOG=${CMAKE_BINARY_DIR}/ladder_log.txt
             "-DCOMMAND=cmake --workflow --preset ladder" -P ${PROJECT_SOURCE_DIR}/cmake/ladder.cmake
+    COMMAND ${PROJECT_SOURCE_DIR}/docs/tools/record_sources.sh ${PROJECT_SOURCE_DIR}/docs/results/ladder.csv
+            ${CMAKE_BINARY_DIR} ${ladder_targets}
     COMMAND doc_sync update ${PROJECT_SOURCE_DIR}
     DEPENDS ${ladder_targets} doc_sync
     USES_TERMINAL

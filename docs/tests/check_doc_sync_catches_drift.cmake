@@ -6,7 +6,9 @@
 #   3. a measured figure, "123.4 TFLOP/s", is typed into a prose line of docs/02_wmma_tiled_gemm.md;
 #   4. each other spelling the lint must catch, one at a time: other rate units and separators, a share of or margin
 #      over a yardstick, a speed-up, times and clocks; in prose, in inline code, and in a fence without a marker;
-#   5. a value link that selects a "# " provenance line of a results file.
+#   5. a value link that selects a "# " provenance line of a results file;
+#   6. a source that a results file measured changes (docs/results/README.md's staleness list is then out of date);
+#   7. a results file without its "# sources:" record.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
@@ -102,6 +104,27 @@ if(NOT doc_sync_output MATCHES "selects a '#' comment line")
   message(FATAL_ERROR "doc_sync failed, but not by naming the comment line")
 endif()
 file(WRITE "${doc}" "${original}")
+
+# 6. A source a saved run measured changes under it: the staleness list docs/results/README.md quotes no longer holds.
+set(source "${SCRATCH}/08_warp_specialized_gemm/main.cu")
+file(READ "${source}" original_source)
+file(APPEND "${source}" "// edited after the run\n")
+doc_sync_check(fail "a measured source edited")
+if(NOT doc_sync_output MATCHES "staleness 'docs/results' differs from its source")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the staleness list")
+endif()
+file(WRITE "${source}" "${original_source}")
+
+# 7. A results file that does not record its sources.
+set(results_file "${SCRATCH}/docs/results/ladder.csv")
+file(READ "${results_file}" results)
+string(REGEX REPLACE "# sources: [^\n]*\n" "" unrecorded "${results}")
+file(WRITE "${results_file}" "${unrecorded}")
+doc_sync_check(fail "a results file without its record")
+if(NOT doc_sync_output MATCHES "ladder.csv has no '# sources:' line")
+  message(FATAL_ERROR "doc_sync failed, but not by naming the unrecorded results file")
+endif()
+file(WRITE "${results_file}" "${results}")
 
 doc_sync_check(pass "the copy restored")
 file(REMOVE_RECURSE "${SCRATCH}")

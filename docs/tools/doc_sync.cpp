@@ -7,7 +7,9 @@
 //       the section of a saved program output from its "== probe: matrix_a 16x16x16 row-major ==" line up to the
 //       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file;
 //   <!-- ladder: docs/results/ladder.csv#06 -->
-//       the benchmark ladder's table of chapter 06 ("#all": every chapter), rendered from the CSV (ladder.hpp).
+//       the benchmark ladder's table of chapter 06 ("#all": every chapter), rendered from the CSV (ladder.hpp);
+//   <!-- staleness: docs/results -->
+//       every results file, its commit, and which of the sources it measured have changed since (source_record.hpp).
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
 // must be what ladder.hpp draws from docs/results/ladder.csv now.
 // A measured number in prose is a value link: a Markdown link to the file it comes from, whose title is an ECMAScript
@@ -19,11 +21,18 @@
 // measured figure (kMeasuredFigure: a rate in any spelling, a share of or margin over a yardstick, a speed-up, a time
 // or a clock) may stand outside such a link, in prose, in inline code, or in a fence no marker keeps in step: a
 // measured number typed by hand is an error.
+// Every results file must record its commit and its sources (source_record.hpp); one that does not fails both modes.
 // Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
-//        doc_sync update <repository root>   rewrite the blocks from their sources.
-// Scans README.md and docs/*.md. A missing file, region or section is an error in both modes (exit 1); bad usage
-// exits 2.
+//        doc_sync update <repository root>   rewrite the blocks from their sources;
+//        doc_sync record <repository root> <results file> <build dir> <commit> <target>... [--tree <dir>]
+//            write the results file's `# commit:` and `# sources:` lines and its manifest, from the dependency files
+//            of <target>s in <build dir> (or in any of a ':'-separated list of them); docs/tools/record_sources.sh
+//            runs it with the commit git names. --tree reads the sources' bytes from <dir> instead (a checkout of
+//            the commit an older run measured).
+// Scans README.md, docs/*.md and docs/results/README.md. A missing file, region or section is an error in both modes
+// (exit 1); bad usage exits 2.
 #include "ladder.hpp"
+#include "source_record.hpp"
 #include "text_files.hpp"
 
 #include <filesystem>
@@ -48,6 +57,10 @@ std::vector<std::string> source_lines(const fs::path& root, const std::string& k
   const std::string file = target.substr(0, hash);
   const std::string part = hash == std::string::npos ? "" : target.substr(hash + 1);
   if (kind == "ladder") return ladder::ladder_table(ladder::parse_ladder(read_text(root / file)), part);
+  if (kind == "staleness") {
+    if (target != "docs/results") throw std::runtime_error("a staleness marker names docs/results, not " + target);
+    return source_record::staleness_lines(root);
+  }
   const std::vector<std::string> lines = read_lines(root / file);
   std::vector<std::string> out;
   if (kind == "snippet") {
@@ -222,7 +235,7 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
     result.push_back(lines[i]);
     const std::string t = trim(lines[i]);
     std::string kind;
-    for (const char* k : {"snippet", "output", "ladder"}) {
+    for (const char* k : {"snippet", "output", "ladder", "staleness"}) {
       const std::string open = std::string("<!-- ") + k + ": ";
       if (t.rfind(open, 0) == 0 && t.size() > open.size() + 4 && t.compare(t.size() - 4, 4, " -->") == 0) kind = k;
     }
@@ -278,17 +291,55 @@ int sync_ladder_figures(const fs::path& root, bool update) {
   return drifted;
 }
 
+// doc_sync record: see the header. Returns the exit code.
+int record(int argc, char** argv) {
+  std::vector<std::string> args(argv + 2, argv + argc), targets;
+  fs::path tree;
+  for (std::size_t i = 4; i < args.size(); ++i) {
+    if (args[i] == "--tree" && i + 1 < args.size()) {
+      tree = args[++i];
+    } else {
+      targets.push_back(args[i]);
+    }
+  }
+  if (args.size() < 5 || targets.empty()) {
+    std::cerr << "usage: doc_sync record <repository root> <results file> <build dir> <commit> <target>... "
+              << "[--tree <dir>]\n";
+    return 2;
+  }
+  const fs::path root = args[0];
+  const fs::path results = fs::weakly_canonical(args[1]);
+  if (results.parent_path() != fs::weakly_canonical(root / "docs/results") || !fs::is_regular_file(results)) {
+    std::cerr << "error: " << args[1] << " is not a file of " << (root / "docs/results").string() << "\n";
+    return 2;
+  }
+  source_record::write_record(root, results, source_record::build_list(args[2]), args[3], targets,
+                              tree.empty() ? root : tree);
+  const source_record::Record r = source_record::read_record(results.parent_path(), results.filename().string());
+  std::cout << "recorded " << results.filename().string() << ": commit " << r.commit << ", " << r.entries.size()
+            << " source files of " << targets.size() << " target(s) in " << r.manifest << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::string(argv[1]) != "check" && std::string(argv[1]) != "update")) {
-    std::cerr << "usage: doc_sync check|update <repository root>\n";
+  const std::string mode = argc > 1 ? argv[1] : "";
+  try {
+    if (mode == "record") return record(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  if (argc != 3 || (mode != "check" && mode != "update")) {
+    std::cerr << "usage: doc_sync check|update <repository root>, or doc_sync record (see doc_sync.cpp)\n";
     return 2;
   }
-  const bool update = std::string(argv[1]) == "update";
+  const bool update = mode == "update";
   const fs::path root = argv[2];
   try {
-    std::vector<fs::path> files = {root / "README.md"};
+    source_record::staleness_lines(root);  // every results file records its commit and sources, whoever quotes them
+    std::vector<fs::path> files = {root / "README.md", root / "docs/results/README.md"};
     for (const auto& entry : fs::directory_iterator(root / "docs")) {
       if (entry.path().extension() == ".md") files.push_back(entry.path());
     }
