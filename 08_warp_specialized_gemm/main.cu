@@ -94,11 +94,12 @@ void explain(const tc::RunOptions& o) {
   if (!o.svg_dir.empty()) tc::write_figures(o.svg_dir, chapter_figures());
 }
 
-// (7) The best step and cuBLAS on all-zero operands at every size (the power limit's share of the ratio).
-void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas) {
-  std::printf("\n== all-zero operands: %s and cublasGemmEx (default), f16 -> f32, A row-major, B column-major ==\n",
+// (7) The best step and both yardsticks on all-zero operands at every size (the power limit's share of the ratio).
+void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt) {
+  std::printf("\n== all-zero operands: %s and the yardsticks, f16 -> f32, A row-major, B column-major ==\n",
               Best::name);
-  std::printf("%-16s %12s %12s %14s\n", "size", "kernel", "cublasGemmEx", "% cublasGemmEx");
+  std::printf("%-16s %12s %12s %14s %18s %20s\n", "size", "kernel", "cublasGemmEx", "% cublasGemmEx",
+              "cuBLASLt best-of-8", "% cuBLASLt best-of-8");
   const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
   for (const tc::GemmShape& s : o.sizes) {
     const int ld = std::max(s.k, 1);  // lda = ldb = k, and at least 1 (cuBLAS's rule) where k = 0
@@ -114,10 +115,18 @@ void time_zero_operands(const tc::RunOptions& o, const tc::CublasHandle& cublas)
       tc::cublas_gemm<__half, float>(cublas, tc::Op::T, tc::Op::N, s.m, s.n, s.k, 1.0, a.data(), ld, b.data(), ld, 0.0,
                                      c.data(), s.m, c.data(), s.m);
     });
+    const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, s.m, s.n, s.k, 1.0, 0.0);  // lda = ldb = ld
+    const tc::LtYardstick best =
+        tc::time_lt_candidates(tc::CublasLtMatmul<__half, float>(lt, p), timing, a.data(), b.data(), c.data());
     const double flops = tc::gemm_flops(s.m, s.n, s.k);
     const std::string size = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-    std::printf("%-16s %12.1f %12.1f %13.1f%%\n", size.c_str(), tc::tflops(flops, kernel_ms),
+    std::printf("%-16s %12.1f %12.1f %13.1f%%", size.c_str(), tc::tflops(flops, kernel_ms),
                 tc::tflops(flops, cublas_ms), 100.0 * cublas_ms / kernel_ms);
+    if (best.best_ms > 0.0) {
+      std::printf(" %18.1f %19.1f%%\n", tc::tflops(flops, best.best_ms), 100.0 * best.best_ms / kernel_ms);
+    } else {
+      std::printf(" %18s %20s  (cuBLASLt: %s)\n", "-", "-", best.refusal.c_str());
+    }
   }
   std::printf("TFLOP/s, median of %d launches after %d warm-up, each timing after %d ms idle\n", o.repeats, o.warmup,
               o.rest_ms);
@@ -198,7 +207,7 @@ int main(int argc, char** argv) {
     all_ok &= driver.run();
 
     // (7) Zero operands.
-    if (driver.runs_type("f16")) time_zero_operands(o, driver.cublas());
+    if (driver.runs_type("f16")) time_zero_operands(o, driver.cublas(), driver.cublaslt());
 
     // (8) What each kernel costs in registers and shared memory.
     std::printf("\n== kernel resources (cudaFuncGetAttributes), f16 -> f32 ==\n%-22s %10s %12s %12s\n", "kernel",

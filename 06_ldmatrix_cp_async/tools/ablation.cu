@@ -1,12 +1,12 @@
-// 06_ablation: where step 4's time goes, and how much of % cuBLAS is the board's power limit.
+// 06_ablation: where step 4's time goes, and how much of its gap to the yardsticks is the board's power limit.
 //
 // Part 1 times the ablation kernels (ablation.cuh) and step 4 on one fp16 -> fp32 problem (m = n = k = --size, A
-// row-major, B column-major): the time each added part costs. Part 2 times step 4 and cuBLAS on random operands and
+// row-major, B column-major): the time each added part costs. Part 2 times step 4 and both yardsticks (cublasGemmEx
+// default, and cuBLASLt's best of its first 8 heuristic algorithms, chosen on each operand set) on random operands and
 // on all-zero operands: zeros flip no bits in the tensor cores' datapaths, so the same work draws less power, and a
 // kernel that the 700 W limit slows on random data runs faster on zeros. Step 4's result is checked as the chapter
 // checks it (integer operands exactly, the random ones against fp64: tc/gemm_check.hpp) and must be exactly zero on
-// zero operands. Every timing, cuBLAS's included, starts
-// after --rest-ms of idle GPU (tc::rest_gpu). docs/06 renders the output ("Where step 4's time goes").
+// zero operands. Every timing, the yardsticks' included, starts after --rest-ms of idle GPU (tc::rest_gpu). docs/06 renders the output ("Where step 4's time goes").
 // Usage: 06_ablation [--size 8192] [--warmup 5] [--repeats 20] [--rest-ms 1500]. Exit codes: README.md, "Exit codes"
 // (1 on a mismatch).
 #include "ablation.cuh"
@@ -96,16 +96,25 @@ int main(int argc, char** argv) {
       previous = ms;
     }
 
-    std::printf("\n== operand values and the power limit: step 4 and cuBLAS on random and on all-zero operands ==\n"
-                "%-10s %16s %16s %10s\n",
-                "operands", "step 4 TFLOP/s", "cuBLAS TFLOP/s", "% cuBLAS");
+    std::printf("\n== operand values and the power limit: step 4 and the yardsticks on random and on all-zero "
+                "operands ==\n%-10s %15s %13s %15s %19s %21s\n",
+                "operands", "step 4 TFLOP/s", "cublasGemmEx", "% cublasGemmEx", "cuBLASLt best-of-8",
+                "% cuBLASLt best-of-8");
+    const tc::CublasLtHandle lt;
+    const tc::CublasLtMatmul<__half, float> lt_plan(lt, problem);
     for (const bool zeros : {false, true}) {
       const __half* A = zeros ? zero_a.data() : d_a;
       const __half* B = zeros ? zero_b.data() : d_b;
       const double cublas_ms = timing.median_ms(run_cublas(A, B));
+      const tc::LtYardstick best = tc::time_lt_candidates(lt_plan, timing, A, B, d_c);
       const double step4_ms = timing.median_ms(run(launch_tuned_gemm, A, B));
-      std::printf("%-10s %16.1f %16.1f %9.1f%%\n", zeros ? "all zero" : "random", tc::tflops(flops, step4_ms),
+      std::printf("%-10s %15.1f %13.1f %14.1f%%", zeros ? "all zero" : "random", tc::tflops(flops, step4_ms),
                   tc::tflops(flops, cublas_ms), 100.0 * cublas_ms / step4_ms);
+      if (best.best_ms > 0.0) {
+        std::printf(" %19.1f %20.1f%%\n", tc::tflops(flops, best.best_ms), 100.0 * best.best_ms / step4_ms);
+      } else {
+        std::printf(" %19s %21s  (cuBLASLt: %s)\n", "-", "-", best.refusal.c_str());
+      }
       std::fflush(stdout);
     }
     const bool ok = v.passed() && zero_ok;

@@ -118,7 +118,7 @@ std::string format_results(const std::vector<DriverRow>& rows, const RunOptions&
 std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<DriverRow>& rows) {
   std::vector<BenchRow> bench;
   for (const DriverRow& r : rows)
-    bench.push_back({chapter, r.kernel, r.type, r.layout, r.shape, r.ms, r.cublas_ms, r.passed});
+    bench.push_back({chapter, r.kernel, r.type, r.layout, r.shape, r.ms, r.cublas_ms, r.passed, r.lt_best_ms});
   return bench;
 }
 

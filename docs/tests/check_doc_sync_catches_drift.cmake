@@ -106,14 +106,27 @@ endif()
 file(WRITE "${doc}" "${original}")
 
 # 6. A source a saved run measured changes under it: the staleness list docs/results/README.md quotes no longer holds.
-set(source "${SCRATCH}/08_warp_specialized_gemm/main.cu")
-file(READ "${source}" original_source)
-file(APPEND "${source}" "// edited after the run\n")
+# A results file whose one source is current is added first (the real ones may all be stale already, and then one
+# more change would not show): its manifest holds the 64-bit FNV-1a of "a probe source\n", 7a817f5603cc481f, and its
+# digest is the hash of that hash and a newline. doc_sync update lists it as current; then the source is edited.
+file(WRITE "${SCRATCH}/common/probe_source.txt" "a probe source\n")
+file(WRITE "${SCRATCH}/docs/results/zz_probe.txt"
+     "# commit:  probe\n# sources: 8671b7b5182a8efa over 1 files (sources/zz_probe.txt.sources)\n\nmeasured\n")
+file(WRITE "${SCRATCH}/docs/results/sources/zz_probe.txt.sources" "7a817f5603cc481f common/probe_source.txt\n")
+execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET RESULT_VARIABLE rc)
+doc_sync_check(pass "a current results file added")
+file(READ "${SCRATCH}/docs/results/README.md" listing)
+if(NOT listing MATCHES "\n  zz_probe.txt \\(probe\\)\n")
+  message(FATAL_ERROR "docs/results/README.md does not list zz_probe.txt as current:\n${listing}")
+endif()
+file(APPEND "${SCRATCH}/common/probe_source.txt" "edited after the run\n")
 doc_sync_check(fail "a measured source edited")
 if(NOT doc_sync_output MATCHES "staleness 'docs/results' differs from its source")
   message(FATAL_ERROR "doc_sync failed, but not by naming the staleness list")
 endif()
-file(WRITE "${source}" "${original_source}")
+file(REMOVE "${SCRATCH}/common/probe_source.txt" "${SCRATCH}/docs/results/zz_probe.txt"
+     "${SCRATCH}/docs/results/sources/zz_probe.txt.sources")
+execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET RESULT_VARIABLE rc)
 
 # 7. A results file that does not record its sources.
 set(results_file "${SCRATCH}/docs/results/ladder.csv")

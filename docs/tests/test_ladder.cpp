@@ -22,33 +22,61 @@ TEST_CASE("ladder rows written by the chapters read back and render as the docs'
   const std::string path = (std::filesystem::temp_directory_path() / "tc_ladder_test.csv").string();
   std::remove(path.c_str());
   { std::ofstream(path) << "# command: test\n"; }
-  tc::append_bench_csv(path, {{"06", "4 tuned", "f16->f32", "TN", {1024, 1024, 1024}, 0.01, 0.005, true},
-                              {"04", "skew 16", "s8->s32", "TN", {1024, 1024, 1024}, 0.02, 0.01, true}});
+  // 06 and 04's s8 row have both yardsticks; cuBLASLt has no u8 -> s32 GEMM here (the driver times u8 as s8, but a
+  // row without it must render as "-").
+  tc::append_bench_csv(path, {{"06", "4 tuned", "f16->f32", "TN", {1024, 1024, 1024}, 0.01, 0.005, true, 0.004},
+                              {"04", "skew 16", "s8->s32", "TN", {1024, 1024, 1024}, 0.02, 0.01, true, 0.008}});
   tc::append_bench_csv(path, {{"04", "skew 16", "u8->s32", "TN", {1024, 1024, 1024}, 0.02, 0.01, false}});
   const std::string text = read_all(path);
   CHECK(text.find(tc::kBenchCsvHeader) == text.rfind(tc::kBenchCsvHeader));  // the header once, not per append
+  CHECK(text.find("0.0100,214.7,50.0,0.0080,268.4,40.0,PASS") != std::string::npos);
+  CHECK(text.find("0.0100,214.7,50.0,-,-,-,FAIL") != std::string::npos);
 
   const ladder::Ladder l = ladder::parse_ladder(text);
   REQUIRE(l.rows.size() == 3);
+  CHECK(l.has_lt);
   CHECK(l.provenance == std::vector<std::string>{"# command: test"});
   CHECK(l.rows[0].tflops == Approx(214.7));  // 2 * 1024^3 / 0.01 ms, rounded to 0.1 as written
   CHECK(l.rows[0].cublas_tflops == Approx(429.5));
+  CHECK(l.rows[0].lt_tflops == Approx(536.9));
   CHECK(l.rows[0].pct == Approx(50.0));
+  CHECK(l.rows[2].lt_tflops == 0.0);
   CHECK(l.rows[2].verdict == "FAIL");
 
   const std::vector<std::string> table = ladder::ladder_table(l, "04");
-  REQUIRE(table.size() == 6);  // provenance, header, s8, u8, one cuBLAS row (u8's is s8's: not repeated), note
-  CHECK(table[1] == "chapter kernel          precision  layout   1024: TFLOP/s %cuBLAS");
-  CHECK(table[2] == "04      skew 16         s8->s32    TN                107.4   50.0%");
-  CHECK(table[4] == "04      cuBLAS          s8->s32    TN                214.7  100.0%");
-  CHECK(ladder::ladder_table(l, "all").size() == 8);
+  // provenance, header, s8, u8, the s8 yardsticks, u8's cuBLASLt row ("-": u8's gemmEx row is s8's, not repeated),
+  // three lines of notes
+  REQUIRE(table.size() == 10);
+  CHECK(table[1] == "chapter kernel             precision  layout   1024: TFLOP/s %gemmEx");
+  CHECK(table[2] == "04      skew 16            s8->s32    TN                107.4   50.0%");
+  CHECK(table[4] == "04      cublasGemmEx       s8->s32    TN                214.7  100.0%");
+  CHECK(table[5] == "04      cuBLASLt best-of-8 s8->s32    TN                268.4  125.0%");
+  CHECK(table[6] == "04      cuBLASLt best-of-8 u8->s32    TN                    -       -");
+  CHECK(table[9].find("int8 other than TN") != std::string::npos);
+  CHECK(ladder::ladder_table(l, "all").size() == 13);  // and 06: its kernel and both yardsticks
   CHECK_THROWS(ladder::ladder_table(l, "03"));
 
   const std::string svg = ladder::ladder_svg(l, "all");
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("chapter 06: TFLOP/s") != std::string::npos);
   CHECK(svg.find("skew 16  u8-&gt;s32 TN") != std::string::npos);  // text is escaped
+  CHECK(svg.find("cuBLASLt best-of-8  f16-&gt;f32 TN") != std::string::npos);
+  CHECK(svg.find("stroke-dasharray=\"2,3\"") != std::string::npos);  // cuBLASLt's line, dotted
   std::remove(path.c_str());
+}
+
+TEST_CASE("a ladder CSV from before the cuBLASLt columns still renders, and says it has none", "[ladder]") {
+  const ladder::Ladder l = ladder::parse_ladder(
+      "# command: old\nchapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,pct_cublas,verdict\n"
+      "06,4 tuned,f16->f32,TN,1024,1024,1024,0.0100,214.7,0.0050,429.5,50.0,PASS\n");
+  CHECK_FALSE(l.has_lt);
+  const std::vector<std::string> table = ladder::ladder_table(l, "06");
+  REQUIRE(table.size() == 7);  // provenance, header, the kernel, cublasGemmEx, three lines of notes
+  CHECK(table[3].find("cublasGemmEx") != std::string::npos);
+  CHECK(table[6] == "This run predates the cuBLASLt column: it timed cublasGemmEx alone.");
+  // A row of the other format after the header is an error naming the line.
+  CHECK_THROWS(ladder::parse_ladder("chapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,"
+                                    "pct_cublas,verdict\n06,k,f16->f32,TN,1,1,1,1,1,-,-,-,-,-,-,PASS\n"));
 }
 
 TEST_CASE("malformed ladder CSV is an error naming the line", "[ladder]") {

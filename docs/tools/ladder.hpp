@@ -2,11 +2,16 @@
 // docs/results/ladder.csv and nothing else (tc/bench_csv.hpp writes its rows; cmake/ladder.cmake its "# " lines).
 //
 // parse_ladder(text)          the provenance lines and the rows; std::runtime_error naming the line if malformed.
-// ladder_table(ladder, ch)    the text table of chapter `ch` ("02".."06"), or of every chapter for "all": one row
-//                             per kernel with "TFLOP/s  % of cuBLAS" at each size, then one cuBLAS row per precision
-//                             and layout the chapter timed it at (a cuBLAS row identical to one already shown, as for
-//                             chapter 04's u8 rows, which are compared with cuBLAS's s8 GEMM, is not repeated).
-// ladder_svg(ladder, ch)      the chart: per chapter, TFLOP/s against size (cuBLAS dashed) and % of cuBLAS.
+// ladder_table(ladder, ch)    the text table of chapter `ch` ("02".."08"), or of every chapter for "all": one row
+//                             per kernel with "TFLOP/s  % of cublasGemmEx" at each size, then the two yardsticks' rows
+//                             for each precision and layout the chapter timed: cublasGemmEx (default algorithm, 100%
+//                             by definition) and cuBLASLt's best of its first 8 heuristic algorithms, whose own share
+//                             of cublasGemmEx is the higher bar a kernel meets when it reaches it. A yardstick row
+//                             identical to one already shown (chapter 04's u8 rows are timed against the libraries'
+//                             s8 GEMMs) is not repeated; "-" where the library has no such GEMM (the note says when).
+// ladder_svg(ladder, ch)      the chart: per chapter, TFLOP/s against size and % of cublasGemmEx (cublasGemmEx
+//                             dashed, cuBLASLt best-of-8 dotted).
+// A CSV written before the cuBLASLt columns (13 fields a row) still reads; its tables and charts say it has none.
 // Host C++ only, no CUDA: doc_sync includes it to check and rewrite the quoted tables and the figures.
 #pragma once
 
@@ -26,15 +31,20 @@ struct Row {
   std::string chapter, kernel, precision, layout;
   int m = 0, n = 0, k = 0;
   double tflops = 0.0;
-  double cublas_tflops = 0.0;  // 0: cuBLAS not timed
-  double pct = -1.0;           // % of cuBLAS; -1: none
+  double cublas_tflops = 0.0;  // cublasGemmEx (default algorithm); 0: not timed
+  double pct = -1.0;           // % of cublasGemmEx; -1: none
+  double lt_tflops = 0.0;      // cuBLASLt best-of-8; 0: none
   std::string verdict;
 };
 
 struct Ladder {
   std::vector<std::string> provenance;  // the "# " lines, as written
   std::vector<Row> rows;
+  bool has_lt = true;  // false: the CSV predates the cuBLASLt columns
 };
+
+inline constexpr const char* kGemmExLabel = "cublasGemmEx";
+inline constexpr const char* kLtLabel = "cuBLASLt best-of-8";
 
 inline std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> out;
@@ -47,25 +57,29 @@ inline std::vector<std::string> split(const std::string& line, char sep) {
 
 inline Ladder parse_ladder(const std::string& text) {
   static const char* kHeader =
+      "chapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,pct_cublas,lt_best_ms,lt_best_tflops,"
+      "pct_lt_best,verdict";
+  static const char* kHeaderBeforeLt =
       "chapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,pct_cublas,verdict";
   Ladder l;
   std::istringstream in(text);
   int number = 0;
-  bool header = false;
+  std::size_t fields = 0;  // per row, once the header line has said which format
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (line.rfind("# ", 0) == 0) {
       l.provenance.push_back(line);
       continue;
     }
-    if (line == kHeader) {
-      header = true;
+    if (line == kHeader || line == kHeaderBeforeLt) {
+      fields = line == kHeader ? 16 : 13;
+      l.has_lt = fields == 16;
       continue;
     }
     const std::vector<std::string> f = split(line, ',');
-    if (!header || f.size() != 13) {
-      throw std::runtime_error("ladder CSV line " + std::to_string(number) + ": expected the header line, then 13 " +
-                               "fields per row: '" + line + "'");
+    if (fields == 0 || f.size() != fields) {
+      throw std::runtime_error("ladder CSV line " + std::to_string(number) + ": expected the header line, then " +
+                               std::to_string(fields == 0 ? 16 : fields) + " fields per row: '" + line + "'");
     }
     try {
       Row r;
@@ -74,7 +88,8 @@ inline Ladder parse_ladder(const std::string& text) {
       r.tflops = std::stod(f[8]);
       if (f[10] != "-") r.cublas_tflops = std::stod(f[10]);
       if (f[11] != "-") r.pct = std::stod(f[11]);
-      r.verdict = f[12];
+      if (fields == 16 && f[13] != "-") r.lt_tflops = std::stod(f[13]);
+      r.verdict = f[fields - 1];
       l.rows.push_back(r);
     } catch (const std::logic_error&) {
       throw std::runtime_error("ladder CSV line " + std::to_string(number) + ": a number does not parse: '" + line +
@@ -100,40 +115,48 @@ inline std::vector<std::string> chapters_of(const Ladder& l, const std::string& 
   return out;
 }
 
-// One line of the chart or table: a kernel (or cuBLAS) of one chapter at one precision and layout, by size.
+// One line of the chart or table: a kernel or a yardstick of one chapter at one precision and layout, by size.
+enum class Kind { Kernel, GemmEx, LtBest };
+
 struct Series {
   std::string chapter, label, precision, layout;
-  bool cublas = false;
-  std::map<int, double> tflops, pct;  // by size
+  Kind kind = Kind::Kernel;
+  std::map<int, double> tflops, pct;  // by size; pct: % of cublasGemmEx
 };
 
 inline std::vector<Series> series_of(const Ladder& l, const std::string& chapter) {
-  std::vector<Series> kernels, cublas;
-  auto find = [](std::vector<Series>& v, const Row& r, const std::string& label) -> Series& {
+  std::vector<Series> kernels, yardsticks;
+  auto find = [](std::vector<Series>& v, const Row& r, const std::string& label, Kind kind) -> Series& {
     for (Series& s : v)
       if (s.label == label && s.precision == r.precision && s.layout == r.layout) return s;
     Series s;
-    s.chapter = r.chapter, s.label = label, s.precision = r.precision, s.layout = r.layout;
+    s.chapter = r.chapter, s.label = label, s.precision = r.precision, s.layout = r.layout, s.kind = kind;
     v.push_back(s);
     return v.back();
   };
   for (const Row& r : l.rows) {
     if (r.chapter != chapter) continue;
-    Series& s = find(kernels, r, r.kernel);
+    Series& s = find(kernels, r, r.kernel, Kind::Kernel);
     s.tflops[r.m] = r.tflops;
     if (r.pct >= 0.0) s.pct[r.m] = r.pct;
     if (r.cublas_tflops > 0.0) {
-      Series& c = find(cublas, r, "cuBLAS");
-      c.cublas = true;
+      Series& c = find(yardsticks, r, kGemmExLabel, Kind::GemmEx);
       c.tflops[r.m] = r.cublas_tflops;
       c.pct[r.m] = 100.0;
+      if (l.has_lt) {
+        Series& lt = find(yardsticks, r, kLtLabel, Kind::LtBest);
+        if (r.lt_tflops > 0.0) {
+          lt.tflops[r.m] = r.lt_tflops;
+          lt.pct[r.m] = 100.0 * r.lt_tflops / r.cublas_tflops;
+        }
+      }
     }
   }
-  for (const Series& c : cublas) {
+  for (const Series& y : yardsticks) {
     const bool repeat = std::any_of(kernels.begin(), kernels.end(), [&](const Series& s) {
-      return s.cublas && s.tflops == c.tflops;
+      return s.kind == y.kind && s.tflops == y.tflops;
     });
-    if (!repeat) kernels.push_back(c);
+    if (!repeat) kernels.push_back(y);
   }
   return kernels;
 }
@@ -154,7 +177,7 @@ inline std::vector<std::string> ladder_table(const Ladder& l, const std::string&
   std::snprintf(cell, sizeof cell, "%-7s %-*s %-10s %-6s", "chapter", kernel_width, "kernel", "precision", "layout");
   std::string head = cell;
   for (int size : sizes) {
-    std::snprintf(cell, sizeof cell, "  %5d: TFLOP/s %%cuBLAS", size);
+    std::snprintf(cell, sizeof cell, "  %5d: TFLOP/s %%gemmEx", size);
     head += cell;
   }
   out.push_back(head);
@@ -176,8 +199,13 @@ inline std::vector<std::string> ladder_table(const Ladder& l, const std::string&
       out.push_back(text);
     }
   }
-  out.push_back("TFLOP/s (TOPS for s8/u8) counts 2*M*N*K with M = N = K = the size; % cuBLAS: cuBLAS's time over "
-                "the kernel's, cuBLAS timed in the same process at the same precision and layout.");
+  out.push_back("TFLOP/s (TOPS for s8/u8) counts 2*M*N*K with M = N = K = the size. Two yardsticks, each timed in the "
+                "same process at the same precision and layout:");
+  out.push_back("cublasGemmEx with CUBLAS_GEMM_DEFAULT (% gemmEx: its time over the row's), and cuBLASLt best-of-8, "
+                "the fastest of the first 8 algorithms cublasLtMatmulAlgoGetHeuristic returns (64 MiB workspace).");
+  out.push_back(l.has_lt ? "\"-\" for cuBLASLt: it returned no algorithm for that precision and layout (int8 other "
+                           "than TN)."
+                         : "This run predates the cuBLASLt column: it timed cublasGemmEx alone.");
   return out;
 }
 
@@ -197,8 +225,18 @@ inline double nice_top(double v) {
   return 10.0 * p;
 }
 
-inline std::string ladder_svg(const Ladder& l, const std::string& which) {
+// A kernel's line takes the s-th colour; the yardsticks are grey, cublasGemmEx dashed and cuBLASLt best-of-8 dotted.
+inline std::string colour_of(const Series& series, std::size_t s) {
   static const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"};
+  return series.kind == Kind::Kernel ? kColours[s % 7] : "#555";
+}
+inline const char* dash_of(const Series& series) {
+  return series.kind == Kind::GemmEx   ? " stroke-dasharray=\"6,4\""
+         : series.kind == Kind::LtBest ? " stroke-dasharray=\"2,3\""
+                                       : "";
+}
+
+inline std::string ladder_svg(const Ladder& l, const std::string& which) {
   const std::vector<int> sizes = sizes_of(l);
   const std::vector<std::string> chapters = chapters_of(l, which);
   const int kRowH = 250, kTop = 40, kPanelW = 330, kPanelH = 170, kLeft[2] = {70, 470}, kLegend = 850, kW = 1160;
@@ -206,8 +244,8 @@ inline std::string ladder_svg(const Ladder& l, const std::string& which) {
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  svg << "<text x=\"10\" y=\"22\" font-size=\"15\">Benchmark ladder: TFLOP/s (TOPS for integer) and % of cuBLAS, "
-         "M = N = K (docs/results/ladder.csv)</text>\n";
+  svg << "<text x=\"10\" y=\"22\" font-size=\"15\">Benchmark ladder: TFLOP/s (TOPS for integer) and % of "
+         "cublasGemmEx (default algorithm), M = N = K (docs/results/ladder.csv)</text>\n";
   auto x_of = [&](int panel, std::size_t i) {
     return kLeft[panel] + (sizes.size() == 1 ? kPanelW / 2.0 : double(i) * kPanelW / double(sizes.size() - 1));
   };
@@ -224,7 +262,7 @@ inline std::string ladder_svg(const Ladder& l, const std::string& which) {
     const bool integer = std::all_of(series.begin(), series.end(), [](const Series& s) {
       return s.precision.rfind("s8", 0) == 0 || s.precision.rfind("u8", 0) == 0;
     });
-    const char* titles[2] = {integer ? "TOPS" : "TFLOP/s", "% of cuBLAS"};
+    const char* titles[2] = {integer ? "TOPS" : "TFLOP/s", "% of cublasGemmEx"};
     for (int p = 0; p < 2; ++p) {
       svg << "<text x=\"" << kLeft[p] << "\" y=\"" << y0 - 10 << "\" font-weight=\"bold\">chapter " << chapters[c]
           << ": " << titles[p] << "</text>\n";
@@ -240,24 +278,23 @@ inline std::string ladder_svg(const Ladder& l, const std::string& which) {
       }
       for (std::size_t s = 0; s < series.size(); ++s) {
         const std::map<int, double>& values = p == 0 ? series[s].tflops : series[s].pct;
-        if (series[s].cublas && p == 1) continue;  // 100% by definition
+        if (series[s].kind == Kind::GemmEx && p == 1) continue;  // 100% by definition
         std::string points;
         for (std::size_t i = 0; i < sizes.size(); ++i) {
           const auto v = values.find(sizes[i]);
           if (v == values.end()) continue;
           points += format("%.1f,", x_of(p, i)) + format("%.1f ", y0 + kPanelH - v->second / top[p] * kPanelH);
         }
-        const std::string colour = series[s].cublas ? "#555" : kColours[s % 7];  // cuBLAS: grey, dashed
-        svg << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\""
-            << (series[s].cublas ? " stroke-dasharray=\"6,4\"" : "") << " points=\"" << points << "\"/>\n";
+        if (points.empty()) continue;  // a yardstick with no such GEMM
+        svg << "<polyline fill=\"none\" stroke=\"" << colour_of(series[s], s) << "\" stroke-width=\"2\""
+            << dash_of(series[s]) << " points=\"" << points << "\"/>\n";
       }
     }
     for (std::size_t s = 0; s < series.size(); ++s) {
       const double y = y0 + 6 + 18.0 * double(s);
-      const std::string colour = series[s].cublas ? "#555" : kColours[s % 7];
-      const char* dash = series[s].cublas ? " stroke-dasharray=\"6,4\"" : "";
       svg << "<line x1=\"" << kLegend << "\" y1=\"" << y << "\" x2=\"" << kLegend + 24 << "\" y2=\"" << y
-          << "\" stroke=\"" << colour << "\" stroke-width=\"2\"" << dash << "/>\n<text x=\"" << kLegend + 30
+          << "\" stroke=\"" << colour_of(series[s], s) << "\" stroke-width=\"2\"" << dash_of(series[s])
+          << "/>\n<text x=\"" << kLegend + 30
           << "\" y=\"" << y + 4 << "\">"
           << escape(series[s].label + "  " + series[s].precision + " " + series[s].layout) << "</text>\n";
     }

@@ -100,6 +100,34 @@ struct Timing {
   }
 };
 
+// The cuBLASLt yardstick on the operands given (they need not be a GemmBench's: the chapter tools time it on
+// all-zero operands too): each of plan's candidates timed with `timing` (the first is first_ms), then the fastest
+// timed again (best_ms), all in place on C. Where the plan has no candidate, or cublasLtMatmul refuses one at run
+// time, best_ms is -1 and refusal says why. Errors: tc::CudaError for any other failed CUDA call.
+template <typename TIn, typename TOut>
+LtYardstick time_lt_candidates(const CublasLtMatmul<TIn, TOut>& plan, const Timing& timing, const TIn* a,
+                               const TIn* b, TOut* c) {
+  LtYardstick y;
+  y.candidates = plan.algorithms();
+  y.refusal = plan.refusal();
+  try {
+    for (int i = 0; i < y.candidates; ++i) {
+      const double ms = timing.median_ms([&] { plan.run(i, a, b, c); });
+      if (i == 0) y.first_ms = ms;
+      if (y.best < 0 || ms < y.best_ms) {
+        y.best = i;
+        y.best_ms = ms;
+      }
+    }
+    // Timed again, alone, so that the winner's figure is one measurement rather than the luckiest of eight.
+    if (y.best >= 0) y.best_ms = timing.median_ms([&] { plan.run(y.best, a, b, c); });
+  } catch (const CudaError& e) {  // an algorithm the heuristic offered but cublasLtMatmul refused
+    y = LtYardstick{};
+    y.refusal = e.what();
+  }
+  return y;
+}
+
 // ---- kernels and groups -----------------------------------------------------------------------------------------
 
 // One kernel as the driver runs it.
@@ -323,33 +351,16 @@ class GemmBench {
   // kLtCandidates candidates timed with this bench's statistic (the first is first_ms), then the fastest timed again
   // (best_ms). u8 as s8, as cublas_ms. Where cuBLASLt has no algorithm, or refuses one at run time, refusal says why.
   LtYardstick cublaslt(const CublasLtHandle& lt, CublasMath math = CublasMath::Accurate) {
-    LtYardstick y;
     if constexpr (!kLtHasPair<YardstickIn, TOut>) {
+      LtYardstick y;
       y.refusal = "no cuBLASLt matmul of this type pair here";
       return y;
     } else {
       const GemmProblem& p = problem();
       const CublasLtMatmul<YardstickIn, TOut> plan(lt, p, math);
-      y.candidates = plan.algorithms();
-      y.refusal = plan.refusal();
-      const auto* a = reinterpret_cast<const YardstickIn*>(random_.a());
-      const auto* b = reinterpret_cast<const YardstickIn*>(random_.b());
       random_.reset_c();  // cuBLASLt reads C when beta != 0: give it the input C
-      try {
-        for (int i = 0; i < y.candidates; ++i) {
-          const double ms = timing_.median_ms([&] { plan.run(i, a, b, random_.c()); });
-          if (i == 0) y.first_ms = ms;
-          if (y.best < 0 || ms < y.best_ms) {
-            y.best = i;
-            y.best_ms = ms;
-          }
-        }
-        if (y.best >= 0) y.best_ms = timing_.median_ms([&] { plan.run(y.best, a, b, random_.c()); });
-      } catch (const CudaError& e) {  // an algorithm the heuristic offered but cublasLtMatmul refused
-        y = LtYardstick{};
-        y.refusal = e.what();
-      }
-      return y;
+      return time_lt_candidates(plan, timing_, reinterpret_cast<const YardstickIn*>(random_.a()),
+                                reinterpret_cast<const YardstickIn*>(random_.b()), random_.c());
     }
   }
 
@@ -428,18 +439,22 @@ int square_tool_main(int argc, char** argv, ChapterIdentity chapter, ToolConfig 
 }
 
 // A tile sweep (NN_*/tools/tile_sweep.cu): the tool's one problem, op(A) = A row-major (T), op(B) = B column-major
-// (N), its memory checked (exit 6), cuBLAS timed once on it, then each configuration verified and timed by GemmBench
-// and printed as one CSV row to stdout: the tool's tile columns, then registers, spill_bytes, ms, tflops (tops for
-// integer types), cuBLAS's rate, pct_cublas and the verdict. A row is flushed as soon as it is measured, so that a
+// (N), its memory checked (exit 6), both yardsticks timed once on it (cublasGemmEx default, and cuBLASLt's best of its
+// first 8 heuristic algorithms), then each configuration verified and timed by GemmBench and printed as one CSV row
+// to stdout: the tool's tile columns, then registers, spill_bytes, ms, tflops (tops for integer types), cublas_<rate>
+// and pct_cublas (cublasGemmEx), lt_best_<rate> and pct_lt_best (cuBLASLt; "-" where it has no such GEMM), verdict. A row is flushed as soon as it is measured, so that a
 // sweep cut short still shows what it measured. Errors: as GemmBench; tc::TooLargeError.
 template <typename TIn, typename TOut>
 class TileSweep {
  public:
   // tile_columns: the CSV header's first columns, one per value each measure() call passes in tile_fields.
   TileSweep(const SquareTool& tool, const std::string& tile_columns)
-      : bench_(cublas_, checked(tool), 2026, tool.timing()), cublas_ms_(bench_.cublas_ms()) {
+      : bench_(cublas_, checked(tool), 2026, tool.timing()),
+        cublas_ms_(bench_.cublas_ms()),
+        lt_best_ms_(bench_.cublaslt(lt_).best_ms) {
     const char* rate = ElementTraits<TIn>::is_integer ? "tops" : "tflops";
-    std::printf("%s,registers,spill_bytes,ms,%s,cublas_%s,pct_cublas,verdict\n", tile_columns.c_str(), rate, rate);
+    std::printf("%s,registers,spill_bytes,ms,%s,cublas_%s,pct_cublas,lt_best_%s,pct_lt_best,verdict\n",
+                tile_columns.c_str(), rate, rate, rate);
   }
   // Measures one configuration: kernel (a driver_kernel), resources (its tc::kernel_resources), tile_fields (its
   // tile columns' values). Returns whether it passed both checks.
@@ -449,9 +464,14 @@ class TileSweep {
     const GemmProblem& p = bench_.problem();
     const double flops = gemm_flops(p.m, p.n, p.k);
     for (int field : tile_fields) std::printf("%d,", field);
-    std::printf("%d,%d,%.4f,%.1f,%.1f,%.1f,%s\n", resources.registers, resources.spill_bytes, m.ms,
-                tflops(flops, m.ms), tflops(flops, cublas_ms_), 100.0 * cublas_ms_ / m.ms,
-                m.verdict.passed() ? "PASS" : "FAIL");
+    std::printf("%d,%d,%.4f,%.1f,%.1f,%.1f,", resources.registers, resources.spill_bytes, m.ms, tflops(flops, m.ms),
+                tflops(flops, cublas_ms_), 100.0 * cublas_ms_ / m.ms);
+    if (lt_best_ms_ > 0.0) {
+      std::printf("%.1f,%.1f,", tflops(flops, lt_best_ms_), 100.0 * lt_best_ms_ / m.ms);
+    } else {
+      std::printf("-,-,");
+    }
+    std::printf("%s\n", m.verdict.passed() ? "PASS" : "FAIL");
     std::fflush(stdout);
     all_passed_ = all_passed_ && m.verdict.passed();
     return m.verdict.passed();
@@ -465,8 +485,10 @@ class TileSweep {
     return p;
   }
   CublasHandle cublas_;
+  CublasLtHandle lt_;
   GemmBench<TIn, TOut> bench_;
   double cublas_ms_;
+  double lt_best_ms_;  // -1: cuBLASLt has no such GEMM
   bool all_passed_ = true;
 };
 
