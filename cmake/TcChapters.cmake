@@ -198,13 +198,23 @@ function(tc_chapter_sanitizer_tests target)
   endforeach()
 endfunction()
 
-# tc_chapter_ladder(<target> <args>...)
+# tc_chapter_ladder(<target> <args>... [EXTRA_SIZES <size>...])
 #   Puts <target> on the benchmark ladder (the `ladder` target, cmake/ladder.cmake): it is run with <args>, where
 #   @SIZES@ becomes "1024,2048,4096,8192" (one run), or, if the args hold @SIZE@ instead, one run per size with it
-#   replaced; @CSV@ becomes the CSV path its rows are appended to (its --csv option, tc/bench_csv.hpp).
+#   replaced, then one more run for each EXTRA_SIZES size; @CSV@ becomes the CSV path its rows are appended to (its
+#   --csv option, tc/bench_csv.hpp). A stopped ladder resumes between runs, so a chapter too slow to finish its sizes
+#   within one command of the GPU host takes them one run a size.
 function(tc_chapter_ladder target)
-  list(JOIN ARGN "|" args)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "EXTRA_SIZES")
+  list(JOIN arg_UNPARSED_ARGUMENTS "|" args)
   set_property(GLOBAL APPEND PROPERTY TC_LADDER_RUNS "${target}|$<TARGET_FILE:${target}>|${args}")
+  foreach(size IN LISTS arg_EXTRA_SIZES)
+    if(NOT args MATCHES "@SIZE@")
+      message(FATAL_ERROR "tc_chapter_ladder(${target}): EXTRA_SIZES needs @SIZE@ in the arguments")
+    endif()
+    string(REPLACE "@SIZE@" "${size}" extra "${args}")
+    set_property(GLOBAL APPEND PROPERTY TC_LADDER_RUNS "${target}|$<TARGET_FILE:${target}>|${extra}")
+  endforeach()
   set_property(GLOBAL APPEND PROPERTY TC_LADDER_TARGETS "${target}")
 endfunction()
 

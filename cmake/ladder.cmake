@@ -3,7 +3,7 @@
 #         -P ladder.cmake
 # It starts PART afresh with its provenance ("# " lines: the command, the date, the GPU, its driver and SM clocks from
 # nvidia-smi, and the CUDA runtime the binaries report), then runs every laddered chapter (tc_chapter_ladder) at
-# 1024, 2048, 4096 and 8192 (a chapter whose arguments name their own sizes, as chapter 08's do, runs those), each
+# 1024, 2048, 4096 and 8192, in one run or one run a size (@SIZE@; chapter 08 adds runs at 6144 and 12288), each
 # appending its rows with --csv. Each chapter's full output goes to LOG. PART (default CSV.part; the `ladder` target
 # keeps it in the build tree) replaces CSV only when every chapter has run: a chapter that fails (a mismatch, a CUDA
 # error) or finds no GPU stops the ladder with an error and leaves the committed CSV as it was.
@@ -11,8 +11,8 @@
 # on stops a command after 10 minutes). PART.done records each finished run and PART's length after it. With the environment variable
 # TC_LADDER_RESUME set (to anything but 0), a ladder that was stopped part-way (killed, timed out) goes on: the runs
 # PART.done lists are not repeated, rows an interrupted run left are cut off, and the interrupted run starts again.
-# It resumes only on the GPU (name and driver) that began it; the CSV then says when it was resumed. Every chapter's
-# rows come from one uninterrupted run of that chapter.
+# It resumes only on the GPU (name and driver) that began it; the CSV then says when it was resumed. The rows of every
+# run (a chapter, or a chapter at one size) come from one uninterrupted run.
 cmake_policy(VERSION 3.25)  # script mode sets no policies: IN_LIST, and ${} not @@ in quoted arguments
 include("${LIST}")
 set(sizes 1024 2048 4096 8192)
@@ -130,8 +130,8 @@ list(TRANSFORM resumed REPLACE "^resumed\\|" "")
 set(extra "# device (as the chapters report it): ${device}\n")
 if(resumed)
   list(JOIN resumed ", " resumed)
-  string(APPEND extra "# resumed (stopped part-way, then continued; each chapter's rows are from one uninterrupted run "
-                      "of it): ${resumed}\n")
+  string(APPEND extra "# resumed (stopped part-way, then continued; the rows of each chapter, or of each size of a "
+                      "chapter run one size at a time, are from one uninterrupted run of it): ${resumed}\n")
 endif()
 file(READ "${part}" rows)
 string(REGEX REPLACE "^(# [^\n]*\n# [^\n]*\n# [^\n]*\n)" "\\1${extra}" rows "${rows}")
