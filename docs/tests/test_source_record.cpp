@@ -104,10 +104,26 @@ TEST_CASE("a recorded results file is current until one of its sources changes",
   CHECK(source_record::staleness_lines(repo.root)[0] == "stale, sources changed since the run: 0");
   write(repo.root / "common/a.hpp", "// a, edited\n");
   CHECK(source_record::staleness_lines(repo.root)[1] == "  run.txt (def5678): 1 of 4 changed: common/a.hpp");
-  // Moving a file is a change of what was measured only where the listed path no longer holds those bytes.
+  // A deleted file is a change.
   fs::remove(repo.root / "ch/kernel.cuh");
   CHECK(source_record::staleness_lines(repo.root)[1] ==
         "  run.txt (def5678): 2 of 4 changed: ch/kernel.cuh, common/a.hpp");
+}
+
+TEST_CASE("a moved source is no change, an edited include is", "[source_record]") {
+  const ScratchRepo repo;
+  write(repo.root / "ch/main.cu", "#include \"ch/kernel.cuh\"\n#include <cstdio>\nint main() {}\n");
+  source_record::write_record(repo.root, repo.root / "docs/results/run.txt", {repo.build}, "abc1234", {"ch"},
+                              repo.root);
+  // kernel.cuh moves to another folder, and the line that includes it follows: nothing compiled changed.
+  fs::create_directories(repo.root / "ch/kernels");
+  fs::rename(repo.root / "ch/kernel.cuh", repo.root / "ch/kernels/kernel.cuh");
+  write(repo.root / "ch/main.cu", "#include \"ch/kernels/kernel.cuh\"\n#include <cstdio>\nint main() {}\n");
+  CHECK(source_record::staleness_lines(repo.root)[0] == "stale, sources changed since the run: 0");
+  // Including another file is a change, even with the rest of the file as it was.
+  write(repo.root / "ch/main.cu",
+        "#include \"ch/kernels/kernel.cuh\"\n#include <cstdlib>\nint main() {}\n");
+  CHECK(source_record::staleness_lines(repo.root)[1] == "  run.txt (abc1234): 1 of 4 changed: ch/main.cu");
 }
 
 TEST_CASE("a record reconstructed from an older tree hashes that tree's bytes", "[source_record]") {

@@ -11,6 +11,8 @@
 // a kernel includes counts and a file it does not include does not. The `# sources:` digest is a hash of the listed
 // hashes alone: it ties the manifest to its results file, and moving a file without changing it changes nothing.
 //
+// A file counts as unchanged wherever it now lies: the check looks for its hash among all the tree's files, so a
+// header moved to another folder (#include lines count by file name) leaves the runs that compiled it current.
 // The hash is 64-bit FNV-1a (Fowler, Noll and Vo; www.isthe.com/chongo/tech/comp/fnv): it must be the same on every
 // machine and compiler, which std::hash does not promise, and it only has to notice edits, not resist forgery, so a
 // cryptographic hash (and a library to provide it) would buy nothing here.
@@ -49,14 +51,21 @@ inline std::string content_hash(const std::string& bytes) {
   return text;
 }
 
-// The hash of a file's bytes now, or kAbsent when there is no such file.
+// The hash of a source file as it is now, or kAbsent when there is no such file. An #include line counts by the
+// file name it includes, not the folder: moving a header (and changing the paths that include it) changes nothing
+// that was compiled, so it must not make a run stale; including another file does.
 inline std::string file_hash(const fs::path& file) {
   if (!fs::is_regular_file(file)) return kAbsent;
   std::ifstream in(file, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + file.string());
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return content_hash(bytes.str());
+  static const std::regex include(R"re(^(\s*#\s*include\s*)([<"])([^>"]*/)?([^/>"]*)([>"].*)$)re");
+  std::string normalized;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    normalized += std::regex_match(line, m, include) ? m[1].str() + m[2].str() + m[4].str() + m[5].str() : line;
+    normalized += '\n';
+  }
+  return content_hash(normalized);
 }
 
 struct Entry {
@@ -244,12 +253,31 @@ inline Record read_record(const fs::path& results_dir, const std::string& name) 
   return r;
 }
 
-// The listed files whose bytes in `root` differ from what was measured (a file gone, or one that has appeared,
-// included).
-inline std::vector<std::string> changed_since(const fs::path& root, const Record& r) {
+// The hashes of every source file of the repository now (file_hash), wherever it lies: the files under `root` but
+// for .git, .deps, build folders and docs/results. Matching a record against these rather than against its paths
+// is what lets a file move without making the runs that compiled it stale.
+inline std::set<std::string> hashes_in_tree(const fs::path& root) {
+  std::set<std::string> out;
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const fs::path rel = it->path().lexically_relative(root);
+    const std::string top = rel.begin()->string();
+    if (it->is_directory() && (top == ".git" || top == ".deps" || top.rfind("build", 0) == 0 ||
+                               rel.generic_string() == "docs/results")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) out.insert(file_hash(it->path()));
+  }
+  return out;
+}
+
+// The listed files that changed since the run: those whose measured contents no file of the tree holds now (an
+// edited file; a moved one still matches), and those that did not exist then but do now.
+inline std::vector<std::string> changed_since(const fs::path& root, const Record& r, const std::set<std::string>& now) {
   std::vector<std::string> out;
   for (const Entry& e : r.entries) {
-    if (file_hash(root / e.path) != e.hash) out.push_back(e.path);
+    const bool changed = e.hash == kAbsent ? fs::exists(root / e.path) : now.count(e.hash) == 0;
+    if (changed) out.push_back(e.path);
   }
   return out;
 }
@@ -271,7 +299,7 @@ inline void write_record(const fs::path& root, const fs::path& results_file, con
     out << "# docs/results/" << name << ": the repository files its binaries were compiled from (their build's "
         << "dependency files)\n# targets:";
     for (const std::string& t : targets) out << ' ' << t;
-    out << "\n# each line: 64-bit FNV-1a of the file's bytes as measured (\"" << kAbsent
+    out << "\n# each line: 64-bit FNV-1a of the file as measured (#include lines by file name; \"" << kAbsent
         << "\": not in that tree), then its path\n";
     for (const Entry& e : entries) out << e.hash << ' ' << e.path << '\n';
     if (!out) throw std::runtime_error("cannot write " + (results_dir / manifest).string());
@@ -307,11 +335,12 @@ inline std::vector<std::string> results_files(const fs::path& results_dir) {
 // with how many of its sources changed and up to three of them, the chapters' own files before common's.
 inline std::vector<std::string> staleness_lines(const fs::path& root) {
   const fs::path results_dir = root / "docs/results";
+  const std::set<std::string> now = hashes_in_tree(root);
   std::vector<std::string> stale, current;
   for (const std::string& name : results_files(results_dir)) {
     const Record r = read_record(results_dir, name);
     const std::string head = "  " + name + " (" + r.commit.substr(0, r.commit.find(' ')) + ")";
-    std::vector<std::string> changed = changed_since(root, r);
+    std::vector<std::string> changed = changed_since(root, r, now);
     if (changed.empty()) {
       current.push_back(head);
       continue;
