@@ -202,7 +202,10 @@ inline std::vector<std::string> repository_sources(const fs::path& root, const s
       }
     }
   }
-  if (files.empty()) throw std::runtime_error("no repository sources found for the targets");
+  if (files.empty()) {
+    throw std::runtime_error("no file of " + repo.string() + " among the targets' dependencies: is the build folder a "
+                             "build of this checkout?");
+  }
   return {files.begin(), files.end()};
 }
 
