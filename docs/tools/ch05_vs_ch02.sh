@@ -17,19 +17,22 @@ echo "# command: docs/tools/ch05_vs_ch02.sh $build $results $*"
 sed -n 's/^# device: */# device:  /p' "$results/05_ptx_mma_m16n8k16_h200.txt"
 echo "# chapter 05: $(basename "$ch05") --sizes $sizes (full output: $results/05_ptx_mma_m16n8k16_h200.txt)"
 echo "# chapter 02: $(basename "$ch02") --m S --n S --k S --type f16 --kernel block-tiled, once per size S"
-echo "# median of 30 launches after 5 warm-up each; % cuBLAS against cublasGemmEx with the kernel's own layout"
-printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' size kernel layout ms TFLOP/s "cuBLAS TFLOP/s" "% cuBLAS"
+echo "# median of 30 launches after 5 warm-up each; both yardsticks with the kernel's own layout: cublasGemmEx (default"
+echo "# algorithm) and cuBLASLt best-of-8 (the fastest of its first 8 heuristic algorithms; \"-\" where it has none)"
+printf '%-6s %-40s %-6s %9s %9s %13s %9s %9s %9s\n' size kernel layout ms TFLOP/s "cublasGemmEx" "% gemmEx" "Lt best8" \
+  "% Lt best8"
 for s in "$@"; do
   out=$("$ch02" --m "$s" --n "$s" --k "$s" --type f16 --kernel block-tiled)
   # Rows are read from each binary's "== results" section only (other sections print rows that start alike). Both
-  # print the driver's table (tc/gemm_driver.hpp): "SxSxS  kernel  type  op  ms  TFLOP/s  cuBLAS-TFLOP/s  %cuBLAS ...".
+  # print the driver's table (tc/gemm_driver.hpp): "SxSxS  kernel  type  op  ms  TFLOP/s  cublasGemmEx  %gemmEx
+  # cuBLASLt-1st  cuBLASLt-best-of-8  %best-of-8 ...".
   row='/^== results/ { on = 1; next } /^== / { on = 0 } on && $1 == size && $2 == kernel && $3 == "f16->f32"'
-  wmma=$(awk -v size="${s}x${s}x${s}" -v kernel=block-tiled "$row"' { print $5, $6, $7, $8 }' <<<"$out")
-  mma=$(awk -v size="${s}x${s}x${s}" -v kernel=mma.sync "$row"' { print $5, $6, $7, $8 }' \
+  wmma=$(awk -v size="${s}x${s}x${s}" -v kernel=block-tiled "$row"' { print $5, $6, $7, $8, $10, $11 }' <<<"$out")
+  mma=$(awk -v size="${s}x${s}x${s}" -v kernel=mma.sync "$row"' { print $5, $6, $7, $8, $10, $11 }' \
         "$results/05_ptx_mma_m16n8k16_h200.txt")
-  read -r ms tf cu share <<<"$wmma"
-  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "02 block-tiled, WMMA (load_matrix_sync)" NN "$ms" "$tf" "$cu" \
-    "$share"
-  read -r ms tf cu share <<<"$mma"
-  printf '%-6s %-40s %-6s %9s %9s %15s %9s\n' "$s" "05 mma.sync, fragments by plain loads" TN "$ms" "$tf" "$cu" "$share"
+  line='%-6s %-40s %-6s %9s %9s %13s %9s %9s %9s\n'
+  read -r ms tf cu share lt lt_share <<<"$wmma"
+  printf "$line" "$s" "02 block-tiled, WMMA (load_matrix_sync)" NN "$ms" "$tf" "$cu" "$share" "$lt" "$lt_share"
+  read -r ms tf cu share lt lt_share <<<"$mma"
+  printf "$line" "$s" "05 mma.sync, fragments by plain loads" TN "$ms" "$tf" "$cu" "$share" "$lt" "$lt_share"
 done
