@@ -2,10 +2,10 @@
 // predate the code").
 //
 // A results file's "# " header carries two lines that `doc_sync record` writes:
-//   # commit:  62d53ec (2026-11-26)                   the tree the run built; free text after the first word
-//   # sources: 0x1f3a... over 41 files (sources/08_..._h200.txt.sources)
+//   # commit:  62d53ec (2026-11-26)            the tree the run built; free text after the first word
+//   # sources: 1f3a0c... over 41 files (sources/08_..._h200.txt.sources)
 // The manifest docs/results/sources/<results file>.sources lists, for every repository file the measured binaries
-// were compiled from, a hash of its bytes as they were then and its path. The list comes from the build's
+// were compiled from, a hash of the file as it was then (file_hash) and its path. The list comes from the build's
 // dependency files (the compiler's -MD output that CMake's Makefile generator keeps beside each object, found through
 // each target's CMakeFiles/<target>.dir/DependInfo.cmake and the DependInfo files of the targets it links), so a header
 // a kernel includes counts and a file it does not include does not. The `# sources:` digest is a hash of the listed
