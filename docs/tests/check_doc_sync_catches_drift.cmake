@@ -30,6 +30,14 @@ function(doc_sync_check expect what)
   set(doc_sync_output "${out}${err}" PARENT_SCOPE)
 endfunction()
 
+# doc_sync check must fail, and say why: its output must match `expected` (a regular expression).
+function(doc_sync_must_fail what expected why)
+  doc_sync_check(fail "${what}")
+  if(NOT doc_sync_output MATCHES "${expected}")
+    message(FATAL_ERROR "${what}: doc_sync failed, but not by naming ${why}")
+  endif()
+endfunction()
+
 doc_sync_check(pass "the copy as it is")
 
 # 1. A value link's number edited by hand.
@@ -42,10 +50,7 @@ endif()
 set(results_file "${SCRATCH}/docs/${CMAKE_MATCH_1}")
 string(REGEX REPLACE "\\[[0-9.%]+\\]\\((results/[^ )]+) \"" "[999.9](\\1 \"" edited "${original}")
 file(WRITE "${doc}" "${edited}")
-doc_sync_check(fail "a prose number edited")
-if(NOT doc_sync_output MATCHES "value '999.9' differs")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the edited value")
-endif()
+doc_sync_must_fail("a prose number edited" "value '999.9' differs" "the edited value")
 file(WRITE "${doc}" "${original}")
 
 # 2. The results file changes under the docs: every number in it gains a digit.
@@ -61,10 +66,8 @@ file(READ "${doc}" original)
 string(REPLACE "## Measured results\n\n" "## Measured results\n\nThe block-tiled kernel once ran at 123.4 TFLOP/s.\n\n"
                typed "${original}")
 file(WRITE "${doc}" "${typed}")
-doc_sync_check(fail "a figure typed into prose")
-if(NOT doc_sync_output MATCHES "'123.4 TFLOP/s' is a measured figure typed into prose")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the typed figure")
-endif()
+doc_sync_must_fail("a figure typed into prose" "'123.4 TFLOP/s' is a measured figure typed into prose"
+                   "the typed figure")
 file(WRITE "${doc}" "${original}")
 
 # 4. Every spelling, each alone, in prose; then two of them in inline code and in a fence no marker precedes.
@@ -87,10 +90,9 @@ doc_sync_check(fail "a figure in inline code")
 string(REPLACE "## Measured results\n\n" "## Measured results\n\n```text\nstep 4  0.1848 ms\n```\n\n" typed
                "${original}")
 file(WRITE "${doc}" "${typed}")
-doc_sync_check(fail "a figure in a fence without a marker")
-if(NOT doc_sync_output MATCHES "'0.1848 ms' is a measured figure typed into a fence without a marker")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the figure in the unmarked fence")
-endif()
+doc_sync_must_fail("a figure in a fence without a marker"
+                   "'0.1848 ms' is a measured figure typed into a fence without a marker"
+                   "the figure in the unmarked fence")
 file(WRITE "${doc}" "${original}")
 
 # 5. A value link to a "# " line: the provenance of a results file, not a measurement.
@@ -99,10 +101,7 @@ string(REPLACE "## Measured results\n\n"
                "## Measured results\n\nDriver [13.0](${results_link} \"^# device: .* driver (\\S+),\").\n\n" typed
                "${original}")
 file(WRITE "${doc}" "${typed}")
-doc_sync_check(fail "a value link to a comment line")
-if(NOT doc_sync_output MATCHES "selects a '#' comment line")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the comment line")
-endif()
+doc_sync_must_fail("a value link to a comment line" "selects a '#' comment line" "the comment line")
 file(WRITE "${doc}" "${original}")
 
 # 6. A source a saved run measured changes under it: the staleness list docs/results/README.md quotes no longer holds.
@@ -120,10 +119,7 @@ if(NOT listing MATCHES "\n  zz_probe.txt \\(probe\\)\n")
   message(FATAL_ERROR "docs/results/README.md does not list zz_probe.txt as current:\n${listing}")
 endif()
 file(APPEND "${SCRATCH}/common/probe_source.txt" "edited after the run\n")
-doc_sync_check(fail "a measured source edited")
-if(NOT doc_sync_output MATCHES "staleness 'docs/results' differs from its source")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the staleness list")
-endif()
+doc_sync_must_fail("a measured source edited" "staleness 'docs/results' differs from its source" "the staleness list")
 file(REMOVE "${SCRATCH}/common/probe_source.txt" "${SCRATCH}/docs/results/zz_probe.txt"
      "${SCRATCH}/docs/results/sources/zz_probe.txt.sources")
 execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET RESULT_VARIABLE rc)
@@ -133,10 +129,8 @@ set(results_file "${SCRATCH}/docs/results/ladder.csv")
 file(READ "${results_file}" results)
 string(REGEX REPLACE "# sources: [^\n]*\n" "" unrecorded "${results}")
 file(WRITE "${results_file}" "${unrecorded}")
-doc_sync_check(fail "a results file without its record")
-if(NOT doc_sync_output MATCHES "ladder.csv has no '# sources:' line")
-  message(FATAL_ERROR "doc_sync failed, but not by naming the unrecorded results file")
-endif()
+doc_sync_must_fail("a results file without its record" "ladder.csv has no '# sources:' line"
+                   "the unrecorded results file")
 file(WRITE "${results_file}" "${results}")
 
 doc_sync_check(pass "the copy restored")
