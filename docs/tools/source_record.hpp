@@ -209,8 +209,6 @@ inline std::vector<std::string> repository_sources(const fs::path& root, const s
   return {files.begin(), files.end()};
 }
 
-inline std::string manifest_name(const std::string& results_name) { return results_name + ".sources"; }
-
 // What a results file's two record lines and its manifest say.
 struct Record {
   std::string commit;    // the `# commit:` text
@@ -295,7 +293,7 @@ inline void write_record(const fs::path& root, const fs::path& results_file, con
   std::vector<Entry> entries;
   for (const std::string& path : repository_sources(root, builds, targets))
     entries.push_back({file_hash(tree / path), path});
-  const std::string manifest = "sources/" + manifest_name(name);
+  const std::string manifest = "sources/" + name + ".sources";
   fs::create_directories(results_dir / "sources");
   {
     std::ofstream out(results_dir / manifest);
