@@ -15,7 +15,7 @@
 #include "tc/layouts/lane_ids.hpp"  // tc::Coord, tc::kWarpSize
 #include "tc/layouts/tags.hpp"
 #include "tc/wmma.cuh"
-#include "tc/wmma_rules.hpp"
+#include "wmma_rules.hpp"
 
 #include <cuda_fp16.h>
 #include <mma.h>

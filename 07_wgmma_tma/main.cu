@@ -15,7 +15,7 @@
 #include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
-#include "tc/wgmma_ceiling.cuh"
+#include "tc/wgmma_ceiling_timing.cuh"
 
 #include <cstdio>
 #include <string>

@@ -24,7 +24,7 @@
 #include "tc/gemm_driver.hpp"
 #include "tc/layouts/tile_order.hpp"
 #include "tc/main.hpp"
-#include "tc/wgmma_ceiling.cuh"
+#include "tc/wgmma_ceiling_timing.cuh"
 #include "tools/figures.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 
 #include "wmma_single_tile.cuh"
 
-#include "tc/wmma_rules.hpp"
+#include "wmma_rules.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 #include "tc/memory.hpp"
-#include "tc/wgmma_ceiling.cuh"
+#include "tc/wgmma_ceiling_timing.cuh"
 
 #include <cstdio>
 #include <functional>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ptxas_resources.sh [--arch=sm_90a] <source.cu> <kernel-name-substring> <include-dir>...: compiles <source.cu> for
+# ptxas_resources.sh [--arch=sm_90a] <source.cu> <kernel-name-substring> <include-dir>...: compiles <source.cu>, with
+# every layer of common on the include path (common/<layer>/include) after the <include-dir>s, for
 # sm_90 (with --arch=sm_90a: -gencode arch=compute_90a,code=sm_90a, as the Hopper chapters build their wgmma and
 # setmaxnreg code) with -Xptxas -v and prints, for every kernel whose demangled name contains the substring, its
 # registers, shared memory, stack and spill bytes as ptxas reports them. Runs on any machine with nvcc (no GPU). Used
@@ -30,6 +31,10 @@ shift 2
 includes=()
 for dir in "$@"; do
   [ -d "$dir" ] || { echo "error: include directory $dir does not exist (configure a preset first, e.g. cmake --preset default)" >&2; exit 1; }
+  includes+=("-I$dir")
+done
+common=$(cd "$(dirname "$0")/../../common" && pwd)
+for dir in "$common"/*/include; do
   includes+=("-I$dir")
 done
 log=$(mktemp)

@@ -5,15 +5,11 @@
 // no mbarrier, no epilogue. One block per SM, as those kernels run. What it measures is the rate a kernel with that
 // instruction mix can approach on this GPU and no more; the chapters report each step's share of it, as chapter 06
 // did for mma.sync.
-// Units: TFLOP/s (2 * 64 * N * 16 flops a wgmma), milliseconds. Preconditions: sm_90a; N in {64, 128, 256}.
-// Errors: tc::CudaError. Source: PTX ISA, "wgmma.mma_async", "wgmma.wait_group".
+// This file is the kernel, a building block; tc/wgmma_ceiling_timing.cuh (the harness) launches and times it.
+// Preconditions: sm_90a; N in {64, 128, 256}. Source: PTX ISA, "wgmma.mma_async", "wgmma.wait_group".
 #pragma once
 
-#include "tc/check.hpp"
-#include "tc/device.hpp"
-#include "tc/device_buffer.hpp"
 #include "tc/mbarrier.cuh"
-#include "tc/timer.hpp"
 #include "tc/wgmma_slice.cuh"
 
 #include <cuda_fp16.h>
@@ -48,27 +44,5 @@ __global__ void __launch_bounds__(128 * Warpgroups) wgmma_ceiling_kernel(float* 
   out[blockIdx.x * kThreads + threadIdx.x] = sum;
 }
 // [/doc:ceiling]
-
-struct WgmmaCeiling {
-  static constexpr int kIterations = 2048;  // ~1 ms on an H200 at ~0.5 us a slice: long next to launch overhead
-  double tflops = 0.0, median_ms = 0.0;
-};
-
-// Median of `repeats` timed launches after `warmup`, one block per SM, as TFLOP/s (2 * 64 * N * 16 flops per wgmma, 4
-// a slice, one slice per warpgroup an iteration). Errors: tc::CudaError.
-template <int N, int Warpgroups>
-WgmmaCeiling measure_wgmma_ceiling(int warmup, int repeats) {
-  WgmmaCeiling r;
-  const int blocks = query_device().multiprocessors;
-  DeviceBuffer<float> out(std::size_t(blocks) * 128 * Warpgroups);
-  auto launch = [&] {
-    wgmma_ceiling_kernel<N, Warpgroups><<<blocks, 128 * Warpgroups>>>(out.data(), WgmmaCeiling::kIterations);
-    check_launch();
-  };
-  r.median_ms = benchmark(launch, warmup, repeats).median_ms;
-  const double wgmmas = double(blocks) * Warpgroups * WgmmaCeiling::kIterations * (kSliceK / 16);
-  r.tflops = tflops(wgmmas * 2.0 * 64 * N * 16, r.median_ms);
-  return r;
-}
 
 }  // namespace tc
