@@ -85,3 +85,34 @@ TEST_CASE("malformed ladder CSV is an error naming the line", "[ladder]") {
   CHECK_THROWS(ladder::parse_ladder("# only provenance\n"));
   CHECK_THROWS(tc::bench_csv_line({"06", "a,b", "f16->f32", "TN", {1, 1, 1}, 1.0, 1.0, true}));
 }
+
+TEST_CASE("the README's summary picks each chapter's best kernel by % of cublasGemmEx at the largest shared size",
+          "[ladder]") {
+  // Chapter 06 ran 1024, 2048 and 4096; chapter 08 also 8192, which not every chapter ran, so the summary shows 2048
+  // and 4096. At 4096, 06's "3" is faster in TFLOP/s but "4" has the higher share of its own cublasGemmEx (its row's
+  // yardstick ran slower), so "4" is the best; 08 has no cuBLASLt algorithm, so its % LtBest is "-".
+  const std::string header = "chapter,kernel,precision,layout,m,n,k,ms,tflops,cublas_ms,cublas_tflops,pct_cublas,"
+                             "lt_best_ms,lt_best_tflops,pct_lt_best,verdict\n";
+  const ladder::Ladder l = ladder::parse_ladder(
+      "# command: test\n" + header +
+      "06,3 swz,f16->f32,TN,1024,1024,1024,1,10.0,1,20.0,50.0,1,25.0,40.0,PASS\n"
+      "06,3 swz,f16->f32,TN,2048,2048,2048,1,30.0,1,60.0,50.0,1,75.0,40.0,PASS\n"
+      "06,3 swz,f16->f32,TN,4096,4096,4096,1,60.0,1,100.0,60.0,1,120.0,50.0,PASS\n"
+      "06,4 tuned,f16->f32,TN,1024,1024,1024,1,11.0,1,20.0,55.0,1,25.0,44.0,PASS\n"
+      "06,4 tuned,f16->f32,TN,2048,2048,2048,1,33.0,1,60.0,55.0,1,75.0,44.0,PASS\n"
+      "06,4 tuned,f16->f32,TN,4096,4096,4096,1,56.0,1,80.0,70.0,1,112.0,50.0,PASS\n"
+      "08,5 taller,bf16->bf16,TN,2048,2048,2048,1,90.0,1,100.0,90.0,-,-,-,PASS\n"
+      "08,5 taller,bf16->bf16,TN,4096,4096,4096,1,101.0,1,100.0,101.0,-,-,-,PASS\n"
+      "08,5 taller,bf16->bf16,TN,8192,8192,8192,1,99.0,1,100.0,99.0,-,-,-,PASS\n");
+  const std::vector<std::string> best = ladder::ladder_best(l);
+  REQUIRE(best.size() == 6);  // provenance, header, a row per chapter, two lines of notes
+  CHECK(best[1] == "chapter best kernel          precision  layout   2048: TFLOP/s %gemmEx %LtBest   4096: TFLOP/s "
+                   "%gemmEx %LtBest");
+  CHECK(best[2] == "06      4 tuned              f16->f32   TN                 33.0   55.0%   44.0%             56.0   "
+                   "70.0%   50.0%");
+  CHECK(best[3] == "08      5 taller             bf16->bf16 TN                 90.0   90.0%       -            101.0  "
+                   "101.0%       -");
+  CHECK_THROWS(ladder::ladder_best(ladder::parse_ladder(
+      header + "06,a,f16->f32,TN,1024,1024,1024,1,1,1,1,100.0,1,1,100.0,PASS\n"
+               "08,b,f16->f32,TN,2048,2048,2048,1,1,1,1,100.0,1,1,100.0,PASS\n")));  // no size both ran
+}

@@ -7,7 +7,8 @@
 //       the section of a saved program output from its "== probe: matrix_a 16x16x16 row-major ==" line up to the
 //       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file;
 //   <!-- ladder: docs/results/ladder.csv#06 -->
-//       the benchmark ladder's table of chapter 06 ("#all": every chapter), rendered from the CSV (ladder.hpp);
+//       the benchmark ladder's table of chapter 06 ("#all": every chapter; "#best": each chapter's best kernel
+//       beside both yardsticks), rendered from the CSV (ladder.hpp);
 //   <!-- staleness: docs/results -->
 //       every results file, its commit, and which of the sources it measured have changed since (source_record.hpp).
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
@@ -56,7 +57,10 @@ std::vector<std::string> source_lines(const fs::path& root, const std::string& k
   const auto hash = target.find('#');
   const std::string file = target.substr(0, hash);
   const std::string part = hash == std::string::npos ? "" : target.substr(hash + 1);
-  if (kind == "ladder") return ladder::ladder_table(ladder::parse_ladder(read_text(root / file)), part);
+  if (kind == "ladder") {
+    const ladder::Ladder l = ladder::parse_ladder(read_text(root / file));
+    return part == "best" ? ladder::ladder_best(l) : ladder::ladder_table(l, part);
+  }
   if (kind == "staleness") {
     if (target != "docs/results") throw std::runtime_error("a staleness marker names docs/results, not " + target);
     return source_record::staleness_lines(root);

@@ -9,6 +9,10 @@
 //                             of cublasGemmEx is the higher bar a kernel meets when it reaches it. A yardstick row
 //                             identical to one already shown (chapter 04's u8 rows are timed against the libraries'
 //                             s8 GEMMs) is not repeated; "-" where the library has no such GEMM (the note says when).
+// ladder_best(ladder)         the README's summary: one row per chapter, its best kernel (the highest % of
+//                             cublasGemmEx at the largest size every chapter ran; a tie goes to the row listed first)
+//                             at the two largest sizes every chapter ran, beside both yardsticks: TFLOP/s, % of
+//                             cublasGemmEx, % of cuBLASLt best-of-8 ("-" where cuBLASLt has no such GEMM).
 // ladder_svg(ladder, ch)      the chart: per chapter, TFLOP/s against size and % of cublasGemmEx (cublasGemmEx
 //                             dashed, cuBLASLt best-of-8 dotted).
 // A CSV written before the cuBLASLt columns (13 fields a row) still reads; its tables and charts say it has none.
@@ -206,6 +210,57 @@ inline std::vector<std::string> ladder_table(const Ladder& l, const std::string&
   out.push_back(l.has_lt ? "\"-\" for cuBLASLt: it returned no algorithm for that precision and layout (int8 other "
                            "than TN)."
                          : "This run predates the cuBLASLt column: it timed cublasGemmEx alone.");
+  return out;
+}
+
+inline std::vector<std::string> ladder_best(const Ladder& l) {
+  std::vector<int> common = sizes_of(l);
+  const std::vector<std::string> chapters = chapters_of(l, "all");
+  for (const std::string& ch : chapters) {
+    std::set<int> ran;
+    for (const Row& r : l.rows)
+      if (r.chapter == ch) ran.insert(r.m);
+    common.erase(std::remove_if(common.begin(), common.end(), [&](int m) { return ran.count(m) == 0; }), common.end());
+  }
+  if (common.empty()) throw std::runtime_error("ladder CSV has no size that every chapter ran");
+  const std::vector<int> shown(common.end() - std::min<std::ptrdiff_t>(2, common.size()), common.end());
+  std::vector<std::string> out = l.provenance;
+  char cell[512];
+  std::snprintf(cell, sizeof cell, "%-7s %-20s %-10s %-6s", "chapter", "best kernel", "precision", "layout");
+  std::string head = cell;
+  for (int size : shown) {
+    std::snprintf(cell, sizeof cell, "  %5d: TFLOP/s %%gemmEx %%LtBest", size);
+    head += cell;
+  }
+  out.push_back(head);
+  for (const std::string& ch : chapters) {
+    const Row* best = nullptr;
+    for (const Row& r : l.rows)
+      if (r.chapter == ch && r.m == shown.back() && r.pct >= 0.0 && (best == nullptr || r.pct > best->pct)) best = &r;
+    if (best == nullptr) throw std::runtime_error("ladder CSV: chapter " + ch + " has no row beside cublasGemmEx");
+    std::snprintf(cell, sizeof cell, "%-7s %-20s %-10s %-6s", ch.c_str(), best->kernel.c_str(),
+                  best->precision.c_str(), best->layout.c_str());
+    std::string text = cell;
+    for (int size : shown) {
+      const Row* r = nullptr;
+      for (const Row& x : l.rows)
+        if (x.chapter == ch && x.kernel == best->kernel && x.precision == best->precision &&
+            x.layout == best->layout && x.m == size)
+          r = &x;
+      if (r == nullptr) throw std::runtime_error("ladder CSV: chapter " + ch + " has no " + best->kernel + " row");
+      std::snprintf(cell, sizeof cell, "  %15.1f %6.1f%%", r->tflops, r->pct);
+      text += cell;
+      if (r->lt_tflops > 0.0) std::snprintf(cell, sizeof cell, " %6.1f%%", 100.0 * r->tflops / r->lt_tflops);
+      else std::snprintf(cell, sizeof cell, " %7s", "-");
+      text += cell;
+    }
+    out.push_back(text);
+  }
+  out.push_back("Best kernel: the chapter's row with the highest % of cublasGemmEx at the largest size above. TFLOP/s "
+                "(TOPS for s8/u8) counts 2*M*N*K, M = N = K = the size.");
+  out.push_back("% gemmEx: cublasGemmEx with CUBLAS_GEMM_DEFAULT; % LtBest: the fastest of the first 8 algorithms "
+                "cublasLtMatmulAlgoGetHeuristic returns (64 MiB workspace); both timed in the same process, same "
+                "precision and layout.");
   return out;
 }
 
