@@ -8,7 +8,8 @@
 #      over a yardstick, a speed-up, times and clocks; in prose, in inline code, and in a fence without a marker;
 #   5. a value link that selects a "# " provenance line of a results file;
 #   6. a source that a results file measured changes (docs/results/README.md's staleness list is then out of date);
-#   7. a results file without its "# sources:" record.
+#   7. a results file without its "# sources:" record;
+#   8. a reference-style value link's number edited, and its definition removed.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
@@ -132,6 +133,23 @@ file(WRITE "${results_file}" "${unrecorded}")
 doc_sync_must_fail("a results file without its record" "ladder.csv has no '# sources:' line"
                    "the unrecorded results file")
 file(WRITE "${results_file}" "${results}")
+
+# 8. Reference-style value links (a table's "[98.3][L01]" with "[L01]: results/... "pattern"" on a line of its own):
+# the number edited by hand, and then the definition gone, which leaves the number with no source.
+set(doc "${SCRATCH}/docs/08_warp_specialized_gemm.md")
+file(READ "${doc}" original)
+string(REGEX MATCH "\n\\[([A-Za-z][A-Za-z0-9_-]+)\\]: results/[^\n]*" definition "${original}")
+if(NOT definition)
+  message(FATAL_ERROR "docs/08_warp_specialized_gemm.md has no reference-style value link to break")
+endif()
+set(label "${CMAKE_MATCH_1}")
+string(REGEX REPLACE "\\[[-+0-9.]+\\]\\[${label}\\]" "[999.9][${label}]" edited "${original}")
+file(WRITE "${doc}" "${edited}")
+doc_sync_must_fail("a referenced number edited" "value '999.9' differs" "the edited value")
+string(REPLACE "${definition}" "" undefined "${original}")
+file(WRITE "${doc}" "${undefined}")
+doc_sync_must_fail("a reference without its definition" "links to \\[${label}\\], which no line" "the lost definition")
+file(WRITE "${doc}" "${original}")
 
 doc_sync_check(pass "the copy restored")
 file(REMOVE_RECURSE "${SCRATCH}")

@@ -16,6 +16,8 @@
 // A measured number in prose is a value link: a Markdown link to the file it comes from, whose title is an ECMAScript
 // regular expression with one group, e.g.
 //   [482.0](results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 +4 tuned +\S+ +(\S+)")
+// or, where a table row would run too long, a reference to a definition on a line of its own in the same file:
+//   | step 4 | [482.0][s4] |        and        [s4]: results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 ..."
 // Exactly one line of the file (docs/results/*, or docs/external_figures.md for figures from outside the project) must
 // match (or, after anchors joined by " >>> ", the first line after them: see selected_value), and the link's text must
 // be what the group captured; the line it selects must not be a "# " line (a results file's provenance). And no
@@ -25,6 +27,8 @@
 // Every results file must record its commit and its sources (source_record.hpp); one that does not fails both modes.
 // Usage: doc_sync check  <repository root>   exit 0 if every block matches, 1 listing each one that drifted;
 //        doc_sync update <repository root>   rewrite the blocks from their sources;
+//        doc_sync pick <file> <pattern>       print what a value link with that pattern selects in <file> (exit 1
+//            naming why where it selects nothing or more than one line): docs/tools/levers_summary.sh uses it;
 //        doc_sync record <repository root> <results file> <build dir> <commit> <target>... [--tree <dir>]
 //            write the results file's `# commit:` and `# sources:` lines and its manifest, from the dependency files
 //            of <target>s in <build dir> (or in any of a ':'-separated list of them); docs/tools/record_sources.sh
@@ -39,6 +43,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -181,8 +186,19 @@ int report_typed_figures(const std::string& text, const std::string& where, cons
 
 // Checks (or rewrites) the value links of one prose line (outside code fences); returns how many differ. Also
 // reports any measured figure left outside a value link (as a drift: the check fails, update cannot fix it).
-int sync_values(const fs::path& root, const fs::path& md, std::string& line, const std::string& where) {
-  static const std::regex link(R"re(\[([^\]]*)\]\(([^ )]+) "([^"]+)"\))re");
+// A reference-style value link's definition, on a line of its own: [label]: results/file.txt "pattern". Tables use
+// them, since a row of inline value links would run far past the docs' 120 columns.
+const std::regex kLinkDefinition(R"re(^\[([^\]]+)\]: +(\S+) +"([^"]+)" *$)re");
+struct LinkTarget {
+  std::string url, pattern;
+};
+using LinkDefinitions = std::map<std::string, LinkTarget>;
+
+int sync_values(const fs::path& root, const fs::path& md, std::string& line, const std::string& where,
+                const LinkDefinitions& definitions) {
+  // [value](file "pattern"), or [value][label] with the label defined elsewhere in the file (kLinkDefinition).
+  static const std::regex link(R"re(\[([^\]]*)\](?:\(([^ )]+) "([^"]+)"\)|\[([^\]]+)\]))re");
+  static const std::regex number(R"re(^[-+]?[0-9][0-9.,]*$)re"), label(R"re(^[A-Za-z][A-Za-z0-9_-]+$)re");
   // Inline code (`...`) is an example, not a value: links inside it are left alone. Its text is linted like prose.
   std::vector<bool> in_code(line.size(), false);
   for (std::size_t i = 0, open = std::string::npos; i < line.size(); ++i) {
@@ -201,17 +217,35 @@ int sync_values(const fs::path& root, const fs::path& md, std::string& line, con
   for (std::sregex_iterator it(line.begin(), line.end(), link), end; it != end; ++it) {
     const std::smatch& m = *it;
     const std::size_t at = static_cast<std::size_t>(m.position(0)), after = at + m.length(0);
+    if (in_code[at]) continue;  // an example, copied below
+    const bool by_reference = m[4].matched;
+    LinkTarget target{m[2].str(), m[3].str()};
+    if (by_reference) {
+      const auto d = definitions.find(m[4].str());
+      if (d == definitions.end()) {
+        // A number in a reference to no definition renders as plain brackets: a value link with its target lost.
+        // (Labels start with a letter, so an index in prose, "A[2][0]", is not taken for one.)
+        if (std::regex_match(m[1].str(), number) && std::regex_match(m[4].str(), label)) {
+          ++drifted;
+          std::cout << where << ": value '" << m[1].str() << "' links to [" << m[4].str() << "], which no line of "
+                    << "this file defines\n";
+        }
+        continue;
+      }
+      target = d->second;
+    }
     fs::path file;
-    if (in_code[at] || !is_value_source(root, md, m[2].str(), file)) continue;  // plain text: copied below
+    if (!is_value_source(root, md, target.url, file)) continue;  // plain text: copied below
     out += line.substr(rest, at - rest);
     outside += prose(rest, at);
     rest = after;
-    const std::string value = selected_value(file, m[3].str(), where);
+    const std::string value = selected_value(file, target.pattern, where);
     if (value != m[1].str()) {
       ++drifted;
-      std::cout << where << ": value '" << m[1].str() << "' differs from " << m[2].str() << "'s '" << value << "'\n";
+      std::cout << where << ": value '" << m[1].str() << "' differs from " << target.url << "'s '" << value << "'\n";
     }
-    out += "[" + value + "](" + m[2].str() + " \"" + m[3].str() + "\")";
+    out += "[" + value + "]";
+    out += by_reference ? "[" + m[4].str() + "]" : "(" + target.url + " \"" + target.pattern + "\")";
   }
   out += line.substr(rest);
   outside += prose(rest, line.size());
@@ -226,6 +260,13 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
   std::vector<std::string> result;
   int drifted = 0;
   bool in_fence = false;
+  LinkDefinitions definitions;
+  for (const std::string& l : lines) {
+    if (l.rfind("```", 0) == 0) in_fence = !in_fence;
+    std::smatch d;
+    if (!in_fence && std::regex_match(l, d, kLinkDefinition)) definitions[d[1].str()] = {d[2].str(), d[3].str()};
+  }
+  in_fence = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].rfind("```", 0) == 0) in_fence = !in_fence;
     // A fence no marker precedes (markers' fences are consumed below) is typed text: no measured figure may stand in
@@ -233,8 +274,9 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
     if (in_fence && lines[i].rfind("```", 0) != 0) {
       drifted += report_typed_figures(lines[i], md.string() + ":" + std::to_string(i + 1), "a fence without a marker");
     }
-    if (!in_fence && lines[i].rfind("```", 0) != 0 && lines[i].rfind("<!-- ", 0) != 0) {
-      drifted += sync_values(root, md, lines[i], md.string() + ":" + std::to_string(i + 1));
+    if (!in_fence && lines[i].rfind("```", 0) != 0 && lines[i].rfind("<!-- ", 0) != 0 &&
+        !std::regex_match(lines[i], kLinkDefinition)) {
+      drifted += sync_values(root, md, lines[i], md.string() + ":" + std::to_string(i + 1), definitions);
     }
     result.push_back(lines[i]);
     const std::string t = trim(lines[i]);
@@ -331,12 +373,17 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   try {
     if (mode == "record") return record(argc, argv);
+    if (mode == "pick" && argc == 4) {  // what a value link with this pattern would show: for summaries of a file
+      std::cout << selected_value(argv[2], argv[3], std::string(argv[2])) << "\n";
+      return 0;
+    }
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
   }
   if (argc != 3 || (mode != "check" && mode != "update")) {
-    std::cerr << "usage: doc_sync check|update <repository root>, or doc_sync record (see doc_sync.cpp)\n";
+    std::cerr << "usage: doc_sync check|update <repository root>, doc_sync pick <file> <pattern>, or doc_sync record "
+                 "(see doc_sync.cpp)\n";
     return 2;
   }
   const bool update = mode == "update";
