@@ -9,7 +9,8 @@
 #   5. a value link that selects a "# " provenance line of a results file;
 #   6. a source that a results file measured changes (docs/results/README.md's staleness list is then out of date);
 #   7. a results file without its "# sources:" record;
-#   8. a reference-style value link's number edited, and its definition removed.
+#   8. a reference-style value link's number edited, and its definition removed;
+#   9. a diff marker's block: empty, then written by update, then stale once a diffed file changes.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
@@ -150,6 +151,22 @@ string(REPLACE "${definition}" "" undefined "${original}")
 file(WRITE "${doc}" "${undefined}")
 doc_sync_must_fail("a reference without its definition" "links to \\[${label}\\], which no line" "the lost definition")
 file(WRITE "${doc}" "${original}")
+
+# 9. A diff marker, a step shown as its change over the step before: the block must be the diff of the files as they
+# are. An empty block fails; update writes the diff; then the newer file changes, and the block is stale again.
+file(WRITE "${SCRATCH}/docs/zz_step1.txt" "a\nb\nc\n")
+file(WRITE "${SCRATCH}/docs/zz_step2.txt" "a\nB\nc\n")
+file(WRITE "${SCRATCH}/docs/zz_diff.md" "<!-- diff: docs/zz_step1.txt -> docs/zz_step2.txt -->\n```diff\n```\n")
+doc_sync_must_fail("an empty diff block" "diff 'docs/zz_step1.txt -> docs/zz_step2.txt' differs" "the diff block")
+execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET)
+file(READ "${SCRATCH}/docs/zz_diff.md" rendered)
+if(NOT rendered MATCHES "@@ -1,3 \\+1,3 @@\n a\n-b\n\\+B\n c\n")
+  message(FATAL_ERROR "doc_sync update did not write the diff of the two files:\n${rendered}")
+endif()
+doc_sync_check(pass "the diff block written by update")
+file(WRITE "${SCRATCH}/docs/zz_step2.txt" "a\nB\nC\n")
+doc_sync_must_fail("a diffed file changed" "diff 'docs/zz_step1.txt -> docs/zz_step2.txt' differs" "the diff block")
+file(REMOVE "${SCRATCH}/docs/zz_step1.txt" "${SCRATCH}/docs/zz_step2.txt" "${SCRATCH}/docs/zz_diff.md")
 
 doc_sync_check(pass "the copy restored")
 file(REMOVE_RECURSE "${SCRATCH}")

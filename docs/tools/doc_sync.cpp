@@ -9,6 +9,9 @@
 //   <!-- ladder: docs/results/ladder.csv#06 -->
 //       the benchmark ladder's table of chapter 06 ("#all": every chapter; "#best": each chapter's best kernel
 //       beside both yardsticks), rendered from the CSV (ladder.hpp);
+//   <!-- diff: 08_warp_specialized_gemm/step2_persistent.cuh -> 08_warp_specialized_gemm/step3_cluster.cuh -->
+//       the unified diff (diff -u, 3 lines of context: unified_diff.hpp) from the first file to the second; either side
+//       may name a region, "file#name", as a snippet does: how a walkthrough shows a step as a change of the last;
 //   <!-- staleness: docs/results -->
 //       every results file, its commit, and which of the sources it measured have changed since (source_record.hpp).
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
@@ -39,6 +42,7 @@
 #include "ladder.hpp"
 #include "source_record.hpp"
 #include "text_files.hpp"
+#include "unified_diff.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -59,6 +63,15 @@ using docs_tools::trim;
 
 // The lines a marker names: a code region, an output section or a ladder table.
 std::vector<std::string> source_lines(const fs::path& root, const std::string& kind, const std::string& target) {
+  if (kind == "diff") {  // "A -> B", each side a file or a file's region: the unified diff from A to B
+    const auto arrow = target.find(" -> ");
+    if (arrow == std::string::npos) throw std::runtime_error("a diff marker names 'A -> B', not " + target);
+    const std::string from = target.substr(0, arrow), to = target.substr(arrow + 4);
+    auto side = [&](const std::string& s) {
+      return s.find('#') == std::string::npos ? read_lines(root / s) : source_lines(root, "snippet", s);
+    };
+    return docs_tools::unified_diff(from, side(from), to, side(to));
+  }
   const auto hash = target.find('#');
   const std::string file = target.substr(0, hash);
   const std::string part = hash == std::string::npos ? "" : target.substr(hash + 1);
@@ -281,7 +294,7 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
     result.push_back(lines[i]);
     const std::string t = trim(lines[i]);
     std::string kind;
-    for (const char* k : {"snippet", "output", "ladder", "staleness"}) {
+    for (const char* k : {"snippet", "output", "ladder", "staleness", "diff"}) {
       const std::string open = std::string("<!-- ") + k + ": ";
       if (t.rfind(open, 0) == 0 && t.size() > open.size() + 4 && t.compare(t.size() - 4, 4, " -->") == 0) kind = k;
     }
