@@ -9,7 +9,7 @@
 #   5. a value link that selects a "# " provenance line of a results file;
 #   6. a source that a results file measured changes (docs/results/README.md's staleness list is then out of date);
 #   7. a results file without its "# sources:" record;
-#   8. a reference-style value link's number edited, and its definition removed;
+#   8. a reference-style value link's number edited, its definition removed, and its label defined twice;
 #   9. a diff marker's block: empty, then written by update, then stale once a diffed file changes.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
@@ -150,6 +150,8 @@ doc_sync_must_fail("a referenced number edited" "value '999.9' differs" "the edi
 string(REPLACE "${definition}" "" undefined "${original}")
 file(WRITE "${doc}" "${undefined}")
 doc_sync_must_fail("a reference without its definition" "links to \\[${label}\\], which no line" "the lost definition")
+file(WRITE "${doc}" "${original}\n${definition}\n")
+doc_sync_must_fail("a label defined twice" "the label \\[${label}\\] is defined twice" "the second definition")
 file(WRITE "${doc}" "${original}")
 
 # 9. A diff marker, a step shown as its change over the step before: the block must be the diff of the files as they

@@ -274,10 +274,15 @@ int sync_file(const fs::path& root, const fs::path& md, bool update) {
   int drifted = 0;
   bool in_fence = false;
   LinkDefinitions definitions;
-  for (const std::string& l : lines) {
-    if (l.rfind("```", 0) == 0) in_fence = !in_fence;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].rfind("```", 0) == 0) in_fence = !in_fence;
     std::smatch d;
-    if (!in_fence && std::regex_match(l, d, kLinkDefinition)) definitions[d[1].str()] = {d[2].str(), d[3].str()};
+    if (in_fence || !std::regex_match(lines[i], d, kLinkDefinition)) continue;
+    // Markdown keeps a label's first definition; a second is a mistake that would point a number elsewhere.
+    if (!definitions.emplace(d[1].str(), LinkTarget{d[2].str(), d[3].str()}).second) {
+      ++drifted;
+      std::cout << md.string() << ":" << i + 1 << ": the label [" << d[1].str() << "] is defined twice\n";
+    }
   }
   in_fence = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
