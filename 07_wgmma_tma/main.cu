@@ -1,16 +1,16 @@
 // Chapter 07: Hopper's wgmma, fed first by ordinary copies, then by TMA, then by a TMA ring.
 //
-// Read top to bottom: (1) the command line and the three steps, for fp16 and bf16 inputs, (2) on the host, what the
-// hardware is told: the descriptors of step 3's slices, the swizzle (this part runs on any machine), (3) the GPU (an
-// H100 or H200: sm_90a code runs on SM 9.0 alone) and the memory, (4) the probes: TMA's swizzle in every mode and the
-// wgmma accumulator against tc/layouts/wgmma.hpp, (5) the wgmma ceiling, (6) every step verified on integer and
-// random operands and timed beside cuBLAS, by the driver (tc/gemm_driver.hpp), (7) what each kernel costs in
-// registers and shared memory, (8) the verdict. Exit codes: README.md, "Exit codes".
+// Read top to bottom: (1) the command line and the three steps, for fp16 and bf16 inputs, (2) on the host
+// (explain.cuh), what the hardware is told: the descriptors of step 3's slices, the swizzle (this part runs on any
+// machine), (3) the GPU (an H100 or H200: sm_90a code runs on SM 9.0 alone) and the memory, (4) the probes: TMA's
+// swizzle in every mode and the wgmma accumulator against tc/layouts/wgmma.hpp, (5) the wgmma ceiling, (6) every step
+// verified on integer and random operands and timed beside cuBLAS, by the driver (tc/gemm_driver.hpp), (7) what each
+// kernel costs in registers and shared memory, (8) the verdict. Exit codes: README.md, "Exit codes".
+#include "explain.cuh"
 #include "probes.cuh"
 #include "step1_wgmma.cuh"
 #include "step2_tma.cuh"
 #include "step3_ring.cuh"
-#include "tools/figures.hpp"
 
 #include "tc/chapter_driver.cuh"
 #include "tc/gemm_driver.hpp"
@@ -30,32 +30,6 @@ template <typename P>
 Steps<P> steps() {
   return tc::driver_group<WgmmaGemm<Step1WgmmaCopy, Step1Tile, P>, WgmmaGemm<Step2Tma, Step2Tile, P>,
                           WgmmaGemm<Step3Ring, Step3Tile, P>>(P::name);
-}
-
-// (2) What the hardware is told, on the host: step 3's descriptors, field by field, at the offsets the kernel uses.
-void explain(const tc::RunOptions& o) {
-  using T = Step3Tile;
-  std::printf("\n== the descriptors of step 3's stage 0 (tc/layouts/wgmma.hpp), its base at shared address 0 ==\n");
-  std::printf("%-26s %-18s %8s %6s %6s %5s %8s\n", "operand, K columns", "descriptor", "start", "LBO", "SBO", "base",
-              "swizzle");
-  const char* names[] = {"none", "128B", "64B", "32B"};
-  for (int operand = 0; operand < 3; ++operand)
-    for (int kk = 0; kk < T::BlockK / 16; ++kk) {
-      // A's two warpgroups start 64 rows apart; B follows A in the stage.
-      const std::uint32_t slice = operand == 0 ? 0u : operand == 1 ? 64u * T::kRowBytes : T::kSliceABytes + 0u;
-      const std::uint64_t d = tc::slice_descriptor(slice, kk);
-      const tc::WgmmaDescriptorFields f = tc::decode_wgmma_descriptor(d);
-      const char* what[] = {"A, warpgroup 0", "A, warpgroup 1", "B"};
-      std::printf("%-14s k %2d..%-5d 0x%016llx %8u %6u %6u %5d %8s\n", what[operand], 16 * kk, 16 * kk + 15,
-                  static_cast<unsigned long long>(d), f.start_address, f.leading_byte_offset, f.stride_byte_offset,
-                  f.base_offset, names[tc::wgmma_swizzle_bits(f.swizzle)]);
-    }
-  std::printf("every stage and slice starts on a 1024-byte swizzle atom: %s\n",
-              tc::wgmma_tile_base_problem(tc::Swizzle::B128, T::kStageBytes) == nullptr &&
-                      tc::wgmma_tile_base_problem(tc::Swizzle::B128, T::kSliceABytes) == nullptr
-                  ? "yes"
-                  : "NO");
-  if (!o.svg_dir.empty()) tc::write_figures(o.svg_dir, chapter_figures());
 }
 
 // (4) The probes, one line each.
@@ -92,7 +66,7 @@ int main(int argc, char** argv) {
                             "wgmma.mma_async from shared-memory descriptors, fed by copies, by TMA and by a TMA ring "
                             "(fp16 or bf16 in, fp32 accumulate, A row-major, B column-major), timed against cuBLAS "
                             "and the wgmma ceiling.",
-                            "write the chapter's figures (as 07_figures does) into this folder",
+                            "",  // no --svg: 07_figures writes the chapter's figures
                             {"f16", "bf16"}, "input precision (fp32 accumulation either way)"};
     config.default_sizes = "4096,8192";
     config.default_repeats = 20;
@@ -103,7 +77,7 @@ int main(int argc, char** argv) {
     if (driver.runs_type("bf16")) driver.add(steps<tc::BF16F32>());
 
     // (2) Explain, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
-    explain(driver.options());
+    explain();
     driver.require_gpu("chapter 07 (wgmma and TMA kernels, sm_90a)");
 
     // (4) The probes: the hardware against the layout functions.

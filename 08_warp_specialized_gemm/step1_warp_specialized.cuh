@@ -12,6 +12,8 @@
 
 #include "ws_tile.cuh"
 
+#include "tc/check.hpp"
+#include "tc/dynamic_smem.hpp"
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/warpgroup.cuh"
@@ -28,9 +30,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   static_assert(Tile::ClusterM == 1, "step 1 has no clusters");
   constexpr int S = Tile::Stages;
   extern __shared__ unsigned char smem_raw[];
-  const WsSmem<Tile> smem(smem_raw);
+  const tc::WsSmem<Tile> smem(smem_raw);
   const int row0 = blockIdx.y * Tile::BlockM, col0 = blockIdx.x * Tile::BlockN;
-  const int warpgroup = threadIdx.x / 128, slices = ceil_div(k, Tile::BlockK);
+  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK);
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {
       tc::mbarrier_init(&smem.full[i], 1);                  // the producer's arrival, plus the bytes
@@ -53,22 +55,22 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                                                      &smem.full[slot.stage]);
       }
     }
-    return;  // nothing waits for the producer: the consumers' last "full" wait covers its last load
+  } else {  // nothing waits for the producer: the consumers' last "full" wait covers its last load
+    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
+    float acc[Tile::kAccumulators] = {};
+    for (int s = 0; s < slices; ++s) {
+      const tc::RingSlot slot = tc::ring_slot(s, S);
+      tc::mbarrier_wait_parity(&smem.full[slot.stage], slot.parity);
+      tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(smem.a(slot.stage)) + consumer * 64 * Tile::kRowBytes,
+                                         tc::shared_address(smem.b(slot.stage)));
+      tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
+      if (s > 0 && leader) tc::mbarrier_arrive(&smem.empty[tc::ring_slot(s - 1, S).stage]);
+    }
+    tc::wgmma_wait_group<0>();  // the last group has written acc
+    DirectEpilogue::store<Tile::BlockN>(out, acc, m, n, row0 + consumer * 64, col0, alpha, beta);
   }
-  tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-  const int consumer = warpgroup - 1;
-  const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
-  float acc[Tile::kAccumulators] = {};
-  for (int s = 0; s < slices; ++s) {
-    const tc::RingSlot slot = tc::ring_slot(s, S);
-    tc::mbarrier_wait_parity(&smem.full[slot.stage], slot.parity);
-    tc::mma_slice<Tile::BlockN, Input>(acc, tc::shared_address(smem.a(slot.stage)) + consumer * 64 * Tile::kRowBytes,
-                                       tc::shared_address(smem.b(slot.stage)));
-    tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
-    if (s > 0 && leader) tc::mbarrier_arrive(&smem.empty[tc::ring_slot(s - 1, S).stage]);
-  }
-  tc::wgmma_wait_group<0>();  // the last group has written acc
-  DirectEpilogue::store<Tile::BlockN>(out, acc, m, n, row0 + consumer * 64, col0, alpha, beta, consumer, nullptr);
 }
 // [/doc:step1_kernel]
 
@@ -84,12 +86,12 @@ struct Step1WarpSpecialized {
     constexpr auto kernel = ws_gemm_kernel<Tile, Input>;
     static const bool opted_in = (tc::opt_in_dynamic_shared_memory(kernel, Tile::kSmemBytes, name), true);
     (void)opted_in;
-    const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
-    const dim3 grid(ceil_div(n, Tile::BlockN), ceil_div(m, Tile::BlockM));  // x along N: neighbours share A
+    const auto [map_a, map_b] = tc::operand_maps<Tile>(m, n, k, A, lda, B, ldb);
+    const dim3 grid(tc::ceil_div(n, Tile::BlockN), tc::ceil_div(m, Tile::BlockM));  // x along N: neighbours share A
     kernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, m, n, k, alpha, beta,
                                                                 DirectEpilogue::Params{C, ldc});
     tc::check_launch();
   }
 };
-using Step1Tile = WsTile<4>;
+using Step1Tile = tc::WsTile<4>;
 // [/doc:step1_launch]

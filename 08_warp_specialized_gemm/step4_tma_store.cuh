@@ -2,142 +2,132 @@
 //
 // What it adds over step 3: steps 1 to 3 store each accumulator register straight to global memory, 128 scalar
 // stores a thread, 8 rows by 4 columns a warp instruction, and the consumer warpgroup's math waits until the last
-// has left. Here each consumer stages its 64 x 256 part in 8 KB chunks of C (tc/layouts/epilogue.hpp: column-major
-// like C, in the 128-byte swizzle, so the shared stores are conflict-free), and one thread hands each chunk to the
-// TMA unit (cp.async.bulk.tensor, global <- shared), which writes it out, clipped to C, while the warpgroup stages
-// the next chunk into the other buffer and then goes back to its wgmmas. For bf16 outputs the registers are rounded
-// to bf16 pairs and stored with stmatrix.trans, four 8 x 8 matrices an instruction, transposed into C's
-// column-major order. The ordering: every thread's generic stores, then fence.proxy.async (so the async proxy sees
-// them), then a named barrier of the warpgroup's 128 threads, then the store; a buffer is overwritten only after
-// cp.async.bulk.wait_group.read says the store that read it is done. beta != 0 reads C with ordinary loads.
+// has left. Here each consumer stages its 64 x 256 part in 8 KB chunks of C in shared memory of the block's own
+// (Tile::kEpilogueBytes, after the stages), and one thread hands each chunk to the TMA unit, which writes it out,
+// clipped to C, while the warpgroup stages the next chunk and then goes back to its wgmmas: tc::TmaStoreEpilogue
+// (tc/tma_store_epilogue.cuh, in common's blocks, as chapters 09 and 10 store their C the same way). The kernel takes
+// the epilogue as a parameter, so that the ablation (tools/ablation.cuh) can run it with a cheaper one; before the
+// block exits, its last TMA stores must have finished reading shared memory (Epilogue::finish).
 #pragma once
 
-#include "step3_cluster.cuh"
+#include "ws_tile.cuh"
 
-#include "tc/layouts/epilogue.hpp"
-#include "tc/tma.hpp"
-#include "tc/tma_store.cuh"
+#include "tc/cluster.cuh"
+#include "tc/layouts/cluster.hpp"
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/layouts/tile_order.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/persistent_grid.cuh"
+#include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
 
-#include <cuda_bf16.h>
-
-#include <type_traits>
-
-// [doc:tma_store_epilogue]
-// C = alpha * acc + beta * C for one 64 x N accumulator of this warpgroup at (row0, col0), through two 8 KB buffers
-// at staging + consumer x kBytesPerConsumer (step 4's staging, or step 5's half of B in a stage; 1024-byte aligned)
-// and TMA stores of out.map_c (C column-major, m x n, ldc; boxes of EpilogueChunk<sizeof(Out)>). Out is float or
-// __nv_bfloat16 (rounded to nearest). row_block: which of the consumer's 64-row accumulators of this tile it is (step
-// 5's consumers hold three): the buffers alternate on from the previous one's chunks, so only a tile's first waits for
-// every earlier store. Source: PTX ISA, "stmatrix", "cp.async.bulk.tensor",
-// "cp.async.bulk.wait_group", "membar/fence" (fence.proxy.async), "bar.sync".
-template <typename Out>
-struct TmaStoreEpilogue {
-  using Chunk = tc::EpilogueChunk<int(sizeof(Out))>;
-  static constexpr int kBuffers = 2;  // stage one chunk while the TMA store of the previous one reads its buffer
-  static constexpr int kBytesPerConsumer = kBuffers * Chunk::kBytes;
-  struct Params {
-    CUtensorMap map_c;
-    const Out* C;  // read when beta != 0
-    int ldc;
-  };
-
-  // C at register i's (row, col), 0 outside C. Out of line: inlined, the address arithmetic for every register of a
-  // chunk took step 5's consumers past their 240 registers (ptxas spilled 16 bytes); beta == 0 never calls it.
-  __device__ static __noinline__ float read_c(const Params& out, int m, int n, int row0, int col0, int warp, int lane,
-                                               int i) {
-    const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
-    const int row = row0 + p.row, col = col0 + p.col;
-    return row < m && col < n ? static_cast<float>(out.C[row + static_cast<std::size_t>(col) * out.ldc]) : 0.0f;
+// [doc:step4_kernel]
+// gridDim.x blocks (a multiple of Tile::ClusterM) walk the cluster tiles of the m x n C as `plan` cuts it (ClusterM
+// tiles along M by one along N); each consumer writes its 64 x 256 part of a tile with Epilogue (tc::TmaStoreEpilogue,
+// or the ablation's), staged at smem.epilogue. Preconditions: maps made by tc::operand_maps; plan made by
+// tc::tile_plan<Tile>; launched with clusters of Tile::ClusterM along x; Tile::kEpilogueBytes as Epilogue needs.
+// Errors: none reported. Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor" (.multicast::cluster),
+// "barrier.cluster", "mapa", "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
+template <typename Tile, typename Input, typename Epilogue>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    tma_store_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                          int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out,
+                          const tc::HeightPlan plan) {
+  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
+  static_assert(kCluster == 2, "as step 3: the 2-block cluster");
+  extern __shared__ unsigned char smem_raw[];
+  const tc::WsSmem<Tile> smem(smem_raw);
+  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK), rank = tc::cluster_ctarank();
+  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
+  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
+  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
+      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit and to the peers' remote arrivals
   }
-  template <int N>
-  __device__ static void store(const Params& out, const float (&acc)[N / 2], int m, int n, int row0, int col0,
-                               float alpha, float beta, int consumer, unsigned char* staging, int row_block = 0) {
-    static_assert(N % Chunk::kCols == 0, "whole chunks");
-    static_assert((N / Chunk::kCols) % kBuffers == 0, "each accumulator's chunks start on buffer 0 again");
-    unsigned char* const mine = staging + consumer * kBytesPerConsumer;
-    const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, barrier = 1 + consumer;  // 0: __syncthreads
-    const bool leader = threadIdx.x % 128 == 0;
-    auto value = [&](int i) {  // alpha * acc + beta * C of register i
-      float v = alpha * acc[i];
-      if (beta != 0.0f) v += beta * read_c(out, m, n, row0, col0, warp, lane, i);
-      return v;
-    };
-#pragma unroll
-    for (int q = 0; q < N / Chunk::kCols; ++q) {
-      unsigned char* const buffer = mine + (q % kBuffers) * Chunk::kBytes;
-      if (leader) {  // the store that last read this buffer: the previous tile's (a tile's first chunk) or 2 before
-        if (q == 0 && row_block == 0) tc::cp_async_bulk_wait_group_read<0>();
-        else if (q >= kBuffers || row_block > 0) tc::cp_async_bulk_wait_group_read<kBuffers - 1>();
-      }
-      tc::named_barrier_sync(barrier, 128);  // ... has read it: the warpgroup may overwrite it
-      if constexpr (std::is_same_v<Out, float>) {
-#pragma unroll
-        for (int r = 0; r < Chunk::kCols / 2; ++r) {  // 4 registers per 8-column group
-          const int i = q * (Chunk::kCols / 2) + r;
-          const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
-          *reinterpret_cast<float*>(buffer + tc::epilogue_offset<4>(p.row, p.col - q * Chunk::kCols)) = value(i);
+  // No thread waits on a barrier before it exists, and no peer multicasts into this block or arrives on its barriers
+  // before they exist either: the cluster barrier orders the peers' first use after the init.
+  tc::cluster_sync();
+
+  if (warpgroup == 0) {
+    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
+    if (threadIdx.x == 0) {
+      int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
+      for (int t = first; t < plan.count(); t += stride) {
+        const tc::PlannedTile tile = tile_at(t);
+        for (int s = 0; s < slices; ++s, ++it) {
+          const tc::RingSlot slot = tc::ring_slot(it, S);
+          tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
+          // This block's A and all of B, whoever loads each part (tc/layouts/cluster.hpp).
+          tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage],
+                                        tc::cluster_full_bytes(Tile::kSliceABytes, Tile::kSliceBBytes));
+          tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage), &map_a, s * Tile::BlockK, tile.row,
+                                                       &smem.full[slot.stage]);
+          // This block's part of B, into every block of the cluster.
+          const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
+          tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
+              smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * Tile::BlockK, tile.col + part,
+              &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
         }
-      } else {
-#pragma unroll
-        for (int j = 0; j < Chunk::kCols / 8; j += 2) {  // two 8-column groups, four 8 x 8 matrices, per stmatrix
-          const int j_tile = q * (Chunk::kCols / 8) + j;
-          std::uint32_t regs[4];
-#pragma unroll
-          for (int reg = 0; reg < 4; ++reg) {
-            const __nv_bfloat162 pair = __floats2bfloat162_rn(value(tc::stmatrix_accumulator_index(j_tile, reg, 0)),
-                                                              value(tc::stmatrix_accumulator_index(j_tile, reg, 1)));
-            regs[reg] = *reinterpret_cast<const std::uint32_t*>(&pair);  // .x, the lower column, in bits 0..15
-          }
-          const tc::Coord start = tc::stmatrix_row_start(warp, j, lane);
-          tc::stmatrix_x4_trans(tc::shared_address(buffer) + tc::epilogue_offset<2>(start.row, start.col), regs);
-        }
-      }
-      tc::fence_proxy_async_shared_cta();    // this thread's generic stores, ordered before the TMA store reads them
-      tc::named_barrier_sync(barrier, 128);  // every thread's part of the chunk is in the buffer
-      if (leader) {
-#pragma unroll
-        for (int b = 0; b < Chunk::kBoxes; ++b)
-          tc::cp_async_bulk_tensor_2d_shared_to_global(&out.map_c, row0 + b * Chunk::kBoxRows, col0 + q * Chunk::kCols,
-                                                       buffer + b * Chunk::kBoxBytes);
-        tc::cp_async_bulk_commit_group();
       }
     }
+  } else {
+    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
+    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
+    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and every rank's "empty"
+    // barriers (barriers are 8 bytes apart).
+    // This consumer's part of the tile: its 64 rows of A, and all of B.
+    const int row0 = consumer * Tile::kConsumerRows;
+    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)) + row0 * Tile::kRowBytes, 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
+    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
+    std::uint32_t empty_first[kCluster];
+#pragma unroll
+    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
+    auto release = [&](int stage) {  // to this block's producer and to every peer's
+#pragma unroll
+      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
+    };
+    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
+    int it = 0;
+    for (int t = first; t < plan.count(); t += stride) {
+      constexpr int RB = Tile::kRowBlocks;  // 64-row accumulators a consumer holds: one (mma_slice_row_blocks)
+      float acc[RB][Tile::kConsumerCols / 2] = {};
+      for (int s = 0; s < slices; ++s, ++it) {
+        const tc::RingSlot slot = tc::ring_slot(it, S);
+        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
+        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
+        tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
+        tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
+        if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+      }
+      tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
+      if (slices > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+      const tc::PlannedTile tile = tile_at(t);
+#pragma unroll
+      for (int r = 0; r < RB; ++r)
+        Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + row0 + 64 * r, tile.col, alpha,
+                                                      beta, consumer, smem.epilogue, r);
+    }
+    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
   }
-  // Before the block exits: its last stores have read the buffers and written C.
-  __device__ static void finish(const Params& /*out*/, int /*consumer*/) {
-    if (threadIdx.x % 128 == 0) tc::cp_async_bulk_wait_group<0>();
-  }
-};
-// [/doc:tma_store_epilogue]
-
-// C's tensor map for the TMA store: m x n column-major (rows of m elements, ldc apart), boxes of one chunk's box.
-template <typename Out>
-CUtensorMap output_map(Out* C, int m, int n, int ldc) {
-  using Chunk = typename TmaStoreEpilogue<Out>::Chunk;
-  const CUtensorMapDataType type =
-      std::is_same_v<Out, float> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  return tc::make_tma_2d({C, int(sizeof(Out)), std::uint64_t(m), std::uint64_t(n), std::uint64_t(ldc) * sizeof(Out),
-                          Chunk::kBoxRows, Chunk::kCols, tc::Swizzle::B128},
-                         type);
+  // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
+  // consumers have made their last release (their arrivals precede the barrier).
+  __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
+  tc::cluster_sync();
 }
+// [/doc:step4_kernel]
 
 // [doc:step4_launch]
-// Enqueues persistent_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>>: steps 4 and 5. Errors: as launch_persistent.
-template <typename Tile, typename Precision>
-void launch_tma_store(const char* name, int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
-                      const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C, int ldc,
-                      cudaStream_t stream) {
-  using Out = tc::output_t<Precision>;
-  constexpr int kPerConsumer = TmaStoreEpilogue<Out>::kBytesPerConsumer;
-  static_assert(Tile::kStageStaging ? kPerConsumer == Tile::kConsumerCols * Tile::kRowBytes
-                                    : Tile::kEpilogueBytes >= Tile::kConsumers * kPerConsumer,
-                "two staging buffers per consumer: the tile's own, or exactly the consumer's half of B in a stage");
-  const typename TmaStoreEpilogue<Out>::Params out{output_map(C, m, n, ldc), C, ldc};
-  launch_persistent<Tile, typename Precision::Input, TmaStoreEpilogue<Out>>(name, m, n, k, alpha, A, lda, B, ldb, beta,
-                                                                            out, stream);
-}
-
+// Enqueues tma_store_gemm_kernel<Tile, Input, tc::TmaStoreEpilogue<Out>> as step 3's: C is a tensor map now, m x n
+// column-major (tc::output_map). Errors: as tc::launch_on_persistent_grid, and tc::make_tma_2d's for C.
 struct Step4TmaStore {
   static constexpr const char* name = "4 TMA-store epilogue";
   static constexpr tc::OperandRule kCRule = tc::kTmaStoreOperandRule;  // C is a tensor map, stored by TMA, now
@@ -145,8 +135,14 @@ struct Step4TmaStore {
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,
                             int ldc, cudaStream_t stream) {
-    launch_tma_store<Tile, Precision>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    using Input = typename Precision::Input;
+    using Epilogue = tc::TmaStoreEpilogue<tc::output_t<Precision>>;
+    static_assert(Tile::kEpilogueBytes >= Tile::kConsumers * Epilogue::kBytesPerConsumer,
+                  "two staging buffers per consumer");
+    const typename Epilogue::Params out{tc::output_map(C, m, n, ldc), C, ldc};
+    tc::launch_on_persistent_grid<Tile, tma_store_gemm_kernel<Tile, Input, Epilogue>>(name, m, n, k, alpha, A, lda, B,
+                                                                                     ldb, beta, out, stream);
   }
 };
-using Step4Tile = WsTile<4, 2, 2 * TmaStoreEpilogue<float>::kBytesPerConsumer>;
+using Step4Tile = tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer>;
 // [/doc:step4_launch]

@@ -1,24 +1,18 @@
 // Chapter 08, step 5 -- taller tiles: rows of 192 x 256 tiles, and 128 x 256 ones where the taller would not fit.
 //
-// What it adds over step 4: a block loads A's rows and B's rows of its tile every slice, and does rows(A) x rows(B)
-// multiplies with them. 192 x 256 loads 448 rows for 49,152 outputs, 128 x 256 loads 384 for 32,768: 22% fewer bytes
-// a multiply, the bytes the ablation's second row charges (docs/08, "Where the time goes"). It pays with what the SM
-// has least of: wgmma's M is 64 a warpgroup, so the two consumers split the tile along N (192 x 128 each, three
-// m64n128k16 accumulators, 192 fp32 registers a thread, setmaxnreg 240 and the producer's 24: ws_tile.cuh), and a
-// stage is 56 KB, so beside step 4's 32 KB of staging only three fit. So step 5 has no staging of its own: split
-// along N, a consumer alone reads its 16 KB half of B, and after the tile's last slice it stages its epilogue there
-// and holds that stage until the TMA stores have read it (WsTile::kStageStaging). Four stages fit again.
-// 192 rows divide few M: at 4096 a last row of 192-row tiles would be a third full, and the waves uneven. So the
-// host cuts M into rows of both heights (tc::plan_tile_heights): at 4096, 8 rows of 384-row cluster tiles and 4 of
-// 256, so that each of an H200's 64 clusters takes two tall tiles and one short one; at 6144, all tall. A short tile
-// is the same kernel with two accumulators a consumer instead of three (persistent_gemm_kernel, run_tile), and A
-// comes in 64-row boxes, three or two a slice.
+// What it adds over step 4: 22% fewer bytes loaded a multiply, paid for with registers (three accumulators a
+// consumer, split along N) and shared memory (a stage of 56 KB, so the epilogue stages in the tile's last stage). The
+// kernel lives in common's blocks layer, tc/taller_tile_gemm.cuh, whose header tells the whole story: chapters 09 and
+// 10 time it and build on it there, without including this chapter. This file is the step as the chapter's launchers
+// take it. The walkthrough (docs/08, "Step 5") shows the kernel as a diff of step 4's.
 #pragma once
 
-#include "step4_tma_store.cuh"
+#include "ws_tile.cuh"
+
+#include "tc/taller_tile_gemm.cuh"
 
 // [doc:step5]
-using Step5Tile = WsTile<4, 2, 0, 192, 128>;  // no staging of its own: kStageStaging
+using Step5Tile = tc::TallerTile;
 
 struct Step5TallerTile {
   static constexpr const char* name = "5 taller tiles";
@@ -27,8 +21,8 @@ struct Step5TallerTile {
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,
                             int ldc, cudaStream_t stream) {
-    static_assert(Tile::kTwoHeights, "step 5 walks rows of two tile heights");
-    launch_tma_store<Tile, Precision>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    tc::launch_taller_tile_gemm<Tile, typename Precision::Input>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                                 stream);
   }
 };
 // [/doc:step5]

@@ -32,9 +32,7 @@ int main(int argc, char** argv) {
   return tc::square_tool_main(argc, argv, tc::this_chapter(), config, [](const tc::SquareTool& tool) {
     const int s = tool.size();
     const tc::Timing timing = tool.timing();
-    std::printf("# each timing: median of %d launches after %d warm-up, after %d ms idle; %dx%dx%d, fp16 in, fp32 "
-                "accumulate\n",
-                timing.repeats, timing.warmup, timing.rest_ms, s, s, s);
+    tool.print_timing_line("fp16 in, fp32 accumulate");
 
     const tc::GemmProblem problem = tool.problem(tc::Op::T, tc::Op::N);
     const std::uint64_t operand_bytes = tc::checked_bytes(std::uint64_t(s) * std::uint64_t(s), 2 * sizeof(__half));

@@ -85,10 +85,10 @@ void check_slice_bases() {
 TEST_CASE("the committed figures are what tools/figures.hpp draws, with the kernels' constants", "[figures]") {
   STATIC_REQUIRE(figures::kStages == Step4Tile::Stages);
   STATIC_REQUIRE(figures::kStages == Step2Tile::Stages);
-  STATIC_REQUIRE(figures::kGroupTiles == kGroupTiles);
+  STATIC_REQUIRE(figures::kGroupTiles == tc::kGroupTiles);
   STATIC_REQUIRE(figures::kClusterM == Step4Tile::ClusterM);
   // 66 resident clusters on an H200's 132 SMs, rounded down to whole groups of 8 cluster rows: the figure's waves.
-  CHECK(persistent_blocks<Step4Tile>(132, 1 << 30) == 2 * figures::kWaveClusters);
+  CHECK(tc::persistent_blocks<Step4Tile>(132, 1 << 30) == 2 * figures::kWaveClusters);
   tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
                                     "build/<preset>/08_warp_specialized_gemm/08_figures --out docs/figures");
 }
@@ -103,7 +103,7 @@ TEST_CASE("the tile plans keep the register and shared-memory budgets and start 
   STATIC_REQUIRE(Step5Tile::kSplitN && Step5Tile::kRowBlocks == 3 && Step5Tile::kConsumerCols == 128);
   STATIC_REQUIRE(Step5Tile::kAccumulators == 192 && Step5Tile::kConsumerRegisters == 240);
   STATIC_REQUIRE((Step5Tile::kProducerRegisters + 2 * Step5Tile::kConsumerRegisters) * 128 <= 65536);
-  STATIC_REQUIRE(Step5Tile::kSmemBytes <= 227 * 1024 && Step5Tile::kStageStaging && !Step4Tile::kStageStaging);
+  STATIC_REQUIRE(Step5Tile::kSmemBytes <= 227 * 1024 && Step5Tile::kEpilogueBytes == 0);  // staged in a stage
   STATIC_REQUIRE(!Step4Tile::kSplitN && Step4Tile::kRowBlocks == 1 && Step4Tile::kAccumulators == 128);
   for (int r = 0; r < Step5Tile::kRowBlocks; ++r)
     CHECK(tc::wgmma_tile_base_problem(tc::Swizzle::B128, r * 64u * Step5Tile::kRowBytes) == nullptr);
@@ -112,10 +112,10 @@ TEST_CASE("the tile plans keep the register and shared-memory budgets and start 
   STATIC_REQUIRE(Step5Tile::kABoxRows == 64 && Step4Tile::kABoxRows == Step4Tile::BlockM && !Step4Tile::kTwoHeights);
   // Step 5's rows on an H200's 64 clusters (tile_plan; tc::plan_tile_heights is tested in common/tests): at 4096
   // and 8192 both heights (each cluster 2 tall + 1 short, and 10 tall + 1 short), at 6144 and 12288 tall alone.
-  const int clusters = persistent_blocks<Step5Tile>(132, 1 << 30) / Step5Tile::ClusterM;
+  const int clusters = tc::persistent_blocks<Step5Tile>(132, 1 << 30) / Step5Tile::ClusterM;
   CHECK(clusters == 64);
   auto rows = [&](int s) {
-    const tc::HeightPlan p = tile_plan<Step5Tile>(s, s, clusters);
+    const tc::HeightPlan p = tc::tile_plan<Step5Tile>(s, s, clusters);
     return std::pair{p.tall_rows, p.short_rows};
   };
   CHECK(rows(4096) == std::pair{8, 4});
@@ -306,8 +306,8 @@ TEST_CASE("at 8192^3 the exact check fails step 5 with a bug planted in its prod
   // rows 64..127 of every tall and short tile get rows 0..63's products; the exact check must see it.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  using PlantedTile = WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes, Step5Tile::BlockM,
-                             Step5Tile::ShortM, PlantedBug::ABoxRepeated>;
+  using PlantedTile = tc::WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes,
+                                 Step5Tile::BlockM, Step5Tile::ShortM, tc::PlantedBug::ABoxRepeated>;
   using Planted = WsGemm<Step5TallerTile, PlantedTile, tc::F16F32>;
   tc::test::check_planted_bug_fails<Planted, WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>>(cublas, 8192, 97);
 }

@@ -5,7 +5,7 @@
 // - LoadsOnce (loads_once_kernel): the producer fills the ring once, with the first Stages slices of the block's
 //   first tile, and the consumers run every slice of every tile on those stages. Left: the wgmma loop, its
 //   full-barrier waits (which pass at once), persistence over tiles. Gone: the loads and the stage releases.
-// - PlusLoads: step 4's own kernel (persistent_gemm_kernel) with every slice through the ring, but storing one
+// - PlusLoads: step 4's own kernel (tma_store_gemm_kernel) with every slice through the ring, but storing one
 //   register a thread (StoreOneEpilogue) instead of the tile: the loads and releases back, the epilogue still out.
 // - step 4 itself puts back the TMA-store epilogue (08_ablation prints the rows; docs/08, "Where the time goes").
 // Each still writes a defined result, so a test can tell that nothing was skipped: on all-ones operands every element
@@ -41,12 +41,12 @@ struct StoreOneEpilogue {
 };
 
 // [doc:loads_once_kernel]
-// persistent_gemm_kernel's block, grid and tile order, with the ring filled once: tile t's slice s reads stage
+// tma_store_gemm_kernel's block, grid and tile order, with the ring filled once: tile t's slice s reads stage
 // (slices * (tiles before t) + s) % Stages, which holds the block's first tile's K slice of that number. On all-ones
 // operands every element it writes is alpha * k + beta * C. A (row-major) and B (column-major) as the maps say; C as
 // StoreOneEpilogue writes it. Preconditions: m, n multiples of ClusterM * BlockM and BlockN, k a multiple of BlockK
-// and at least Stages * BlockK (launch_loads_once checks); launched as persistent_gemm_kernel. Errors: none reported.
-// Source: as persistent_gemm_kernel (step2_persistent.cuh).
+// and at least Stages * BlockK (launch_loads_once checks); launched as tma_store_gemm_kernel. Errors: none reported.
+// Source: as tma_store_gemm_kernel (step4_tma_store.cuh).
 template <typename Tile, typename Input>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     loads_once_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                       const tc::HeightPlan plan) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   extern __shared__ unsigned char smem_raw[];
-  const WsSmem<Tile> smem(smem_raw);
+  const tc::WsSmem<Tile> smem(smem_raw);
   const int warpgroup = threadIdx.x / 128, slices = k / Tile::BlockK;
   const int rank = kCluster > 1 ? tc::cluster_ctarank() : 0;
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     for (int i = 0; i < S; ++i) tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival and the bytes
     tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, and to the peer's multicast
   }
-  // As persistent_gemm_kernel: no wait and no peer's multicast before the barriers exist.
+  // As tma_store_gemm_kernel: no wait and no peer's multicast before the barriers exist.
   if constexpr (kCluster > 1)
     tc::cluster_sync();
   else
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
     if (threadIdx.x == 0 && first < plan.count()) {  // the first tile's first S slices, once
-      const tc::PlannedTile origin = tc::planned_tile(plan, kGroupClusterRows<Tile>, rank, first);
+      const tc::PlannedTile origin = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, first);
       const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
       for (int s = 0; s < S; ++s) {
         tc::mbarrier_arrive_expect_tx(&smem.full[s], tc::cluster_full_bytes(Tile::kSliceABytes, Tile::kSliceBBytes));
@@ -88,14 +88,14 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    // As persistent_gemm_kernel: stage 0's descriptors and the "full" barriers' address, computed once.
+    // As tma_store_gemm_kernel: stage 0's descriptors and the "full" barriers' address, computed once.
     const std::uint64_t a_first =
         tc::slice_descriptor(tc::shared_address(smem.a(0)) + consumer * 64 * Tile::kRowBytes, 0);
     const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
     const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
     int it = 0;
     for (int t = first; t < plan.count(); t += stride) {
-      const tc::PlannedTile origin = tc::planned_tile(plan, kGroupClusterRows<Tile>, rank, t);
+      const tc::PlannedTile origin = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t);
       float acc[1][Tile::kAccumulators] = {};  // one row block of 64: mma_slice_row_blocks<1, ...>
       for (int s = 0; s < slices; ++s, ++it) {
         const int stage = it % S;
@@ -132,8 +132,8 @@ void launch_ablation(int m, int n, int k, float alpha, const Input* A, int lda, 
   using T = Step4Tile;
   const StoreOneEpilogue::Params out{C, ldc};
   if constexpr (Part == Ablation::PlusLoads) {
-    launch_persistent<T, Input, StoreOneEpilogue>("ablation: + loads", m, n, k, alpha, A, lda, B, ldb, beta, out,
-                                                  stream);
+    tc::launch_on_persistent_grid<T, tma_store_gemm_kernel<T, Input, StoreOneEpilogue>>(
+        "ablation: + loads", m, n, k, alpha, A, lda, B, ldb, beta, out, stream);
   } else {
     constexpr int kRows = T::ClusterM * T::BlockM, kMinK = T::Stages * T::BlockK;
     if (m % kRows != 0 || n % T::BlockN != 0 || k % T::BlockK != 0 || k < kMinK)
@@ -141,8 +141,8 @@ void launch_ablation(int m, int n, int k, float alpha, const Input* A, int lda, 
                                   std::to_string(T::BlockN) + ", k % " + std::to_string(T::BlockK) +
                                   " == 0 and k >= " + std::to_string(kMinK) + ", got " + std::to_string(m) + "x" +
                                   std::to_string(n) + "x" + std::to_string(k));
-    launch_on_persistent_grid<T, loads_once_kernel<T, Input>>("ablation: loads once", m, n, k, alpha, A, lda, B, ldb,
-                                                              beta, out, stream);
+    tc::launch_on_persistent_grid<T, loads_once_kernel<T, Input>>("ablation: loads once", m, n, k, alpha, A, lda, B,
+                                                                  ldb, beta, out, stream);
   }
 }
 

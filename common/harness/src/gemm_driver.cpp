@@ -153,9 +153,9 @@ bool GemmDriver::parse(int argc, char** argv) {
                                   "the same clock",
                  0);
   }
-  cli_.add_int("seed", 2026, "random seed", 0)
-      .add_string("svg", "", config_.svg_help)
-      .add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
+  cli_.add_int("seed", 2026, "random seed", 0);
+  if (!config_.svg_help.empty()) cli_.add_string("svg", "", config_.svg_help);
+  cli_.add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
   if (!cli_.parse(argc, argv)) return false;
   if (config_.chapter.exact_sm) require_exact_sm(config_.chapter.min_sm, config_.chapter.program);
   if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
@@ -171,7 +171,7 @@ bool GemmDriver::parse(int argc, char** argv) {
   o.repeats = int(cli_.get_int("repeats"));
   o.rest_ms = config_.rest_flag ? int(cli_.get_int("rest-ms")) : 0;
   o.seed = std::uint64_t(cli_.get_int("seed"));
-  o.svg_dir = cli_.get_string("svg");
+  o.svg_dir = config_.svg_help.empty() ? "" : cli_.get_string("svg");
   o.csv = cli_.get_string("csv");
   print_run_header(config_.title, config_.chapter.program, argc, argv);
   return true;
@@ -269,6 +269,11 @@ bool SquareTool::parse(int argc, char** argv) {
   std::printf("# %s --size %d --repeats %d on %s\n", config_.program.c_str(), size_, timing_.repeats,
               describe(device_).c_str());
   return true;
+}
+
+void SquareTool::print_timing_line(const char* what) const {
+  std::printf("# each timing: median of %d launches after %d warm-up, after %d ms idle; %dx%dx%d, %s\n",
+              timing_.repeats, timing_.warmup, timing_.rest_ms, size_, size_, size_, what);
 }
 
 }  // namespace tc

@@ -70,6 +70,7 @@ struct DriverConfig {
   ChapterIdentity chapter;
   std::string title;     // the run header's first line
   std::string summary;   // --help's description
+  // --svg's help; empty: no --svg flag (a chapter whose figures its NN_figures tool writes).
   std::string svg_help = "write the chapter's figures into this folder";
   // The precisions --type offers (with "all", its default), by their flag names; empty: no --type flag. Integer types
   // are named s<bits> or u<bits> ("s8", "u8"): where one is offered, --help says alpha and beta are int32 there.
@@ -413,6 +414,9 @@ class SquareTool {
   int size() const { return size_; }
   Timing timing() const { return timing_; }
   const DeviceInfo& device() const { return device_; }
+  // Prints "# each timing: median of R launches after W warm-up, after I ms idle; SxSxS, <what>", what e.g. "fp16
+  // in, fp32 accumulate": how every timing the tool prints below was taken.
+  void print_timing_line(const char* what) const;
   // The tool's problem: op(A) op(B) with tight leading dimensions, alpha 1, beta 0.
   GemmProblem problem(Op op_a, Op op_b) const {
     return GemmProblem::tight(op_a, op_b, size_, size_, size_, 1.0, 0.0);

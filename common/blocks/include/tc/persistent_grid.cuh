@@ -1,28 +1,34 @@
-// Chapter 08 -- the persistent grid of steps 2 to 5: how the host sizes it and plans its walk over the tiles.
+// The persistent grid of chapter 08's steps 2 to 5 (and of the chapters that take its kernel): how the host sizes it
+// and plans its walk over the tiles of C.
 //
 // A persistent launch is as many blocks as fit at once, in clusters of Tile::ClusterM (resident_blocks), rounded
 // down to whole groups of the tile order (persistent_blocks); the host plans which tiles the clusters walk
-// (tile_plan: rows of one tile height for steps 2 to 4, of two for step 5) and enqueues the kernel
-// (launch_on_persistent_grid). The kernels themselves are in step2_persistent.cuh and tools/ablation.cuh.
+// (tile_plan: rows of one tile height, or of two for a tile with ShortM < BlockM) and enqueues the kernel
+// (launch_on_persistent_grid). Host code; the kernels walk the plan with planned_tile. Preconditions: an SM 9.0
+// GPU for the launch. Source: CUDA C++ Programming Guide, "Thread Block Clusters"; CUDA Runtime API,
+// "cudaLaunchKernelEx", "cudaOccupancyMaxActiveClusters".
 #pragma once
-
-#include <algorithm>
 
 #include "tc/check.hpp"
 #include "tc/dynamic_smem.hpp"
 #include "tc/layouts/tile_order.hpp"
-#include "ws_tile.cuh"
+#include "tc/ws_tile.cuh"
 
 #include <cuda_runtime.h>
 
-// Tile rows walked together (tc::grouped_tile): 16 A panels and 8 B panels per wave of 128 tiles. A sweep on the H200
-// at 8192^3 (docs/08, "The tile order") measured groups of 4, 8, 16 and 32 rows; 16 was fastest.
+#include <algorithm>
+
+namespace tc {
+
+// Tile rows walked together (grouped_tile): 16 A panels and 8 B panels per wave of 128 tiles. A sweep on the H200
+// at 8192^3 (docs/08_warp_specialized_gemm.md, "The tile order") measured groups of 4, 8, 16 and 32 rows; 16 was
+// fastest.
 inline constexpr int kGroupTiles = 16;
 
-// The walk of steps 2 to 4: cluster tiles of Tile::ClusterM M tiles by one N tile, one height, grouped order.
+// The walk of a tile of one height: cluster tiles of Tile::ClusterM M tiles by one N tile, one height, grouped order.
 template <typename Tile>
-tc::HeightPlan uniform_plan(int m, int n) {
-  return tc::uniform_height_plan(m, n, Tile::BlockM, Tile::BlockN, Tile::ClusterM);
+HeightPlan uniform_plan(int m, int n) {
+  return uniform_height_plan(m, n, Tile::BlockM, Tile::BlockN, Tile::ClusterM);
 }
 
 // Groups of kGroupTiles tile rows, counted in cluster-tile rows.
@@ -56,11 +62,11 @@ struct ClusterLaunch {
 // knows that a cluster must fit in one GPC), times the cluster size. Opts the kernel in to Tile's shared memory first
 // (without it, above 48 KB, nothing fits). Cached per kernel (a template on the kernel itself: kernels of different
 // input types share one signature). Errors: std::runtime_error when the GPU has too little shared memory;
-// tc::CudaError.
+// CudaError.
 template <typename Tile, auto kKernel>
 int resident_blocks(const char* name) {
   static const int blocks = [&] {
-    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, name);
+    opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, name);
     const ClusterLaunch<Tile> launch(Tile::ClusterM, nullptr);
     int clusters = 0;
     TC_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kKernel, &launch.config));
@@ -72,7 +78,7 @@ int resident_blocks(const char* name) {
 // The persistent grid: the resident clusters rounded down to whole group heights (kGroupTiles tile rows, in clusters),
 // so that each wave of the strided walk covers a group's rows for a whole number of columns (8 x 8 cluster tiles on
 // an H200, 16 x 8 tiles without clusters) instead of ending part-way down a column; then at most one block a tile.
-// 132 SMs give 128 blocks: 4 SMs idle, and measured faster (docs/08, "The tile order").
+// 132 SMs give 128 blocks: 4 SMs idle, and measured faster (docs/08_warp_specialized_gemm.md, "The tile order").
 template <typename Tile>
 int persistent_blocks(int resident, int cluster_tiles) {
   constexpr int kGroupClusters = kGroupTiles / Tile::ClusterM;
@@ -81,27 +87,29 @@ int persistent_blocks(int resident, int cluster_tiles) {
   return std::min(whole, cluster_tiles) * Tile::ClusterM;
 }
 
-// The walk of the m x n C for Tile on `clusters` clusters: one height (steps 2 to 4), or step 5's two
-// (tc::plan_tile_heights).
+// The walk of the m x n C for Tile on `clusters` clusters: one height, or two where Tile::ShortM < Tile::BlockM
+// (plan_tile_heights).
 template <typename Tile>
-tc::HeightPlan tile_plan(int m, int n, int clusters) {
+HeightPlan tile_plan(int m, int n, int clusters) {
   if constexpr (Tile::kTwoHeights)
-    return tc::plan_tile_heights(m, n, Tile::BlockM, Tile::ShortM, Tile::BlockN, Tile::ClusterM, clusters);
+    return plan_tile_heights(m, n, Tile::BlockM, Tile::ShortM, Tile::BlockN, Tile::ClusterM, clusters);
   else
     return uniform_plan<Tile>(m, n);
 }
 
-// Enqueues kKernel, a kernel of persistent_gemm_kernel's parameters (step 2-5's, or the ablation's), on
+// Enqueues kKernel, a kernel taking (map_a, map_b, m, n, k, alpha, beta, out, plan) as chapter 08's steps 2 to 5 do, on
 // persistent_blocks blocks in clusters of Tile::ClusterM, walking tile_plan. Shapes and preconditions: as that
 // kernel's. Errors: std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the
-// tensor maps; tc::CudaError when the launch fails.
+// tensor maps; CudaError when the launch fails.
 template <typename Tile, auto kKernel, typename Input, typename Params>
 void launch_on_persistent_grid(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
                                const Input* B, int ldb, float beta, const Params& out, cudaStream_t stream) {
   const int resident = resident_blocks<Tile, kKernel>(name);
   const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
-  const tc::HeightPlan plan = tile_plan<Tile>(m, n, persistent_blocks<Tile>(resident, 1 << 30) / Tile::ClusterM);
+  const HeightPlan plan = tile_plan<Tile>(m, n, persistent_blocks<Tile>(resident, 1 << 30) / Tile::ClusterM);
   const int blocks = persistent_blocks<Tile>(resident, plan.count());
   const ClusterLaunch<Tile> launch(blocks, stream);
   TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out, plan));
 }
+
+}  // namespace tc

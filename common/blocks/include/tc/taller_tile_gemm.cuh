@@ -1,0 +1,204 @@
+// The taller-tile warp-specialized GEMM: chapter 08's step 5, complete, as a building block that chapters 09 and 10
+// time and build on without including chapter 08.
+//
+// What it adds over chapter 08's step 4 (08_warp_specialized_gemm/step4_tma_store.cuh): a block loads A's rows and
+// B's rows of its tile every slice, and does rows(A) x rows(B) multiplies with them. 192 x 256 loads 448 rows for
+// 49,152 outputs, 128 x 256 loads 384 for 32,768: 22% fewer bytes a multiply. It pays with what the SM has least of:
+// wgmma's M is 64 a warpgroup, so the two consumers split the tile along N (192 x 128 each, three m64n128k16
+// accumulators, 192 fp32 registers a thread, setmaxnreg 240 and the producer's 24: tc::WsTile), and a stage is
+// 56 KB, so beside step 4's 32 KB of staging only three fit. So the kernel has no staging of its own: split along N,
+// a consumer alone reads its 16 KB half of B, and after the tile's last slice it stages its epilogue there and holds
+// that stage until the TMA stores have read it. Four stages fit again.
+// 192 rows divide few M: at 4096 a last row of 192-row tiles would be a third full, and the waves uneven. So the host
+// cuts M into rows of both heights (tc::plan_tile_heights): at 4096, 8 rows of 384-row cluster tiles and 4 of 256,
+// so that each of an H200's 64 clusters takes two tall tiles and one short one; at 6144, all tall. A short tile is the
+// same code with two accumulators a consumer instead of three, and A comes in 64-row boxes, three or two a slice.
+// Calls inside namespace tc stay qualified, as in the chapter's steps, so that the walkthrough's diff from step 4
+// shows only what changed.
+#pragma once
+
+#include "tc/cluster.cuh"
+#include "tc/layouts/cluster.hpp"
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/layouts/tile_order.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/persistent_grid.cuh"
+#include "tc/tma_store_epilogue.cuh"
+#include "tc/warpgroup.cuh"
+#include "tc/ws_tile.cuh"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace tc {
+
+// [doc:kernel]
+// gridDim.x blocks (a multiple of Tile::ClusterM) walk the cluster tiles of the m x n C as `plan` cuts it into rows
+// of BlockM- and ShortM-high tiles (tc::plan_tile_heights); each consumer computes all the rows of a tile by its half
+// of the columns, and writes them with Epilogue (tc::TmaStoreEpilogue), staged in its half of B in the tile's last
+// stage. Preconditions: maps made by tc::operand_maps; plan made by tc::tile_plan<Tile>; launched with clusters of
+// Tile::ClusterM along x; Epilogue's two buffers a consumer fill exactly its half of B in a stage. Errors: none
+// reported. Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor" (.multicast::cluster),
+// "barrier.cluster", "mapa", "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
+template <typename Tile, typename Input, typename Epilogue>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    taller_tile_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                            int n, int k, float alpha, float beta,
+                            const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan) {
+  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
+  static_assert(kCluster == 2, "as step 3: the 2-block cluster");
+  static_assert(Tile::kSplitN && Tile::kTwoHeights && Tile::kEpilogueBytes == 0,
+                "a taller tile split along N, in rows of two heights, staging its epilogue in its stages");
+  extern __shared__ unsigned char smem_raw[];
+  const tc::WsSmem<Tile> smem(smem_raw);
+  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK), rank = tc::cluster_ctarank();
+  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
+  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
+  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
+      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit and to the peers' remote arrivals
+  }
+  // No thread waits on a barrier before it exists, and no peer multicasts into this block or arrives on its barriers
+  // before they exist either: the cluster barrier orders the peers' first use after the init.
+  tc::cluster_sync();
+
+  if (warpgroup == 0) {
+    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
+    if (threadIdx.x == 0) {
+      int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
+      // One tile's slices: `a_boxes` 64-row boxes of A (three for a tall tile, two for a short one: a compile-time
+      // count, as a runtime loop's addresses took the producer past its 24 registers) and this block's part of B.
+      auto load_tile = [&](const tc::PlannedTile& tile, auto a_boxes) {
+        constexpr int kABytes = decltype(a_boxes)::value * Tile::kABoxRows * Tile::kRowBytes;
+        for (int s = 0; s < slices; ++s, ++it) {
+          const tc::RingSlot slot = tc::ring_slot(it, S);
+          tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
+          // This block's A boxes and all of B, whoever loads each part (tc/layouts/cluster.hpp).
+          tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage], tc::cluster_full_bytes(kABytes, Tile::kSliceBBytes));
+#pragma unroll
+          for (int r = 0; r < decltype(a_boxes)::value; ++r)
+            tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
+                                                         &map_a, s * Tile::BlockK, tc::a_box_row<Tile>(tile.row, r),
+                                                         &smem.full[slot.stage]);
+          // This block's part of B, into every block of the cluster.
+          const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
+          tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
+              smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * Tile::BlockK, tile.col + part,
+              &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
+        }
+      };
+      for (int t = first; t < plan.count(); t += stride) {
+        const tc::PlannedTile tile = tile_at(t);
+        if (tile.height == Tile::ShortM)  // a short tile has fewer rows of A
+          load_tile(tile, std::integral_constant<int, Tile::ShortM / Tile::kABoxRows>{});
+        else
+          load_tile(tile, std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
+      }
+    }
+  } else {
+    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
+    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
+    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and every rank's "empty"
+    // barriers (barriers are 8 bytes apart).
+    // This consumer's part of the tile: all the rows of A, and its half of B.
+    const int col0 = consumer * Tile::kConsumerCols;
+    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
+    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
+    std::uint32_t empty_first[kCluster];
+#pragma unroll
+    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
+    auto release = [&](int stage) {  // to this block's producer and to every peer's
+#pragma unroll
+      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
+    };
+    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
+    // A short tile uses the first kShort of the tall tile's accumulators, on the same code path: with a path per
+    // height ptxas spilled. The epilogue is staged in the tile's last stage, which is released during the next
+    // tile's first slice, once the TMA stores have read it.
+    int it = 0;
+    int held = -1;  // the stage this consumer's last epilogue staged C in and has not released yet; -1: none
+    for (int t = first; t < plan.count(); t += stride) {
+      constexpr int RB = Tile::kRowBlocks, kShort = Tile::kShortRowBlocks;  // 64-row accumulators: 3, or 2
+      const bool tall = t < plan.tall_count();
+      float acc[RB][Tile::kConsumerCols / 2] = {};
+      for (int s = 0; s < slices; ++s, ++it) {
+        const tc::RingSlot slot = tc::ring_slot(it, S);
+        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
+        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
+        if (!tall)  // acc's first kShort rows, as an array of their own
+          tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, Input>(
+              reinterpret_cast<float(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
+        else
+          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
+        tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
+        if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+        if (s == 0 && held >= 0) {
+          // The previous tile's staging stage goes back once the TMA stores have read it (the leader issued them
+          // all, so its wait covers them). Here, a slice into the next tile, the stores have drained meanwhile.
+          if (leader) {
+            tc::cp_async_bulk_wait_group_read<0>();
+            release(held);
+          }
+          held = -1;
+        }
+      }
+      tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
+      // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
+      // any stage is free).
+      unsigned char* staging = smem.b(0);
+      if (slices > 0) {
+        held = tc::ring_slot(it - 1, S).stage;
+        staging = smem.b(held);
+      }
+      const tc::PlannedTile tile = tile_at(t);
+#pragma unroll
+      for (int r = 0; r < RB; ++r)
+        if (r < kShort || tall)
+          Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha,
+                                                        beta, consumer, staging, r);
+    }
+    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
+  }
+  // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
+  // consumers have made their last release (their arrivals precede the barrier; the last staging stage is never
+  // released, as no load waits for it).
+  __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
+  tc::cluster_sync();
+}
+// [/doc:kernel]
+
+// [doc:launch]
+// The tile step 5 runs: 192 x 256 tiles and 128 x 256 ones, 4 stages, 2-block clusters, no staging of its own.
+using TallerTile = WsTile<4, 2, 0, 192, 128>;
+
+// Enqueues taller_tile_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>> on persistent_blocks blocks in clusters of
+// Tile::ClusterM: C = alpha * A * B + beta * C, A row-major m x k (lda), B column-major k x n (ldb), C column-major
+// m x n (ldc); Input __half or __nv_bfloat16, Out float or __nv_bfloat16. `name` names the kernel in errors.
+// Preconditions: m, n > 0; A, B and C as TMA addresses them (16-byte aligned bases, ld a multiple of 16 bytes: the
+// chapters' padded path copies the rest, tc/padded_gemm.hpp); an SM 9.0 GPU. Errors: std::runtime_error when the GPU
+// has too little shared memory; std::invalid_argument from the tensor maps; CudaError when the launch fails.
+template <typename Tile, typename Input, typename Out>
+void launch_taller_tile_gemm(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
+                             const Input* B, int ldb, float beta, Out* C, int ldc, cudaStream_t stream) {
+  using Epilogue = TmaStoreEpilogue<Out>;
+  static_assert(Epilogue::kBytesPerConsumer == Tile::kConsumerCols * Tile::kRowBytes,
+                "the two staging buffers are exactly a consumer's half of B in a stage");
+  const typename Epilogue::Params out{output_map(C, m, n, ldc), C, ldc};
+  launch_on_persistent_grid<Tile, taller_tile_gemm_kernel<Tile, Input, Epilogue>>(name, m, n, k, alpha, A, lda, B, ldb,
+                                                                                   beta, out, stream);
+}
+// [/doc:launch]
+
+}  // namespace tc
