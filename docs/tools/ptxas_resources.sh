@@ -52,7 +52,7 @@ awk '/Compiling entry function/ { name = $0; sub(/.*function .?_/, "_", name); s
   while IFS=$'\t' read -r mangled frame used; do
     demangled=$(c++filt "$mangled")
     case "$demangled" in *"$pattern"*) ;; *) continue ;; esac
-    echo "== $(sed -E 's/^void ([a-z_0-9]+)<(.*)>\(.*$/\1<\2>/' <<<"$demangled") =="
+    echo "== $(sed -E 's/^void ([A-Za-z_0-9:]+)<(.*)>\(.*$/\1<\2>/' <<<"$demangled") =="
     echo "   $(sed -E 's/^ptxas info *: *//' <<<"$used")"
     echo "   $(sed -E 's/^ *//' <<<"$frame")"
   done
