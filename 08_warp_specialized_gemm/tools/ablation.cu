@@ -27,10 +27,10 @@ int main(int argc, char** argv) {
                               "wgmma kernels (sm_90a)", 8192, 256, "step 4's cluster of two 128-row tiles", true};
   return tc::square_tool_main(argc, argv, tc::this_chapter(), config, [](const tc::SquareTool& tool) {
     const int s = tool.size();
+    const tc::GemmProblem problem = tool.problem(tc::Op::T, tc::Op::N);
     const tc::Timing timing = tool.timing();
     tool.print_timing_line("fp16 in, fp32 accumulate");
 
-    const tc::GemmProblem problem = tool.problem(tc::Op::T, tc::Op::N);
     // The checks' operands, and check_ablation_on_ones's own: all-ones A and B and a C, on the host and the device.
     const std::uint64_t ones_bytes = tc::checked_bytes(std::uint64_t(s) * std::uint64_t(s), 2 * 2 + 4);
     tc::require_memory("08_ablation " + std::to_string(s) + "^3",

@@ -34,6 +34,10 @@ TEST_CASE("unified_diff numbers insertions into an empty range as diff -u does, 
   CHECK(docs_tools::unified_diff("o", {"x", "y"}, "n", {"x", "z", "y"}) ==
         Lines{"--- o", "+++ n", "@@ -1,2 +1,3 @@", " x", "+z", " y"});
   CHECK(docs_tools::unified_diff("o", {}, "n", {"x", "y"}) == Lines{"--- o", "+++ n", "@@ -0,0 +1,2 @@", "+x", "+y"});
+  // A range of one line is its first line alone, as diff -u writes it; with no context, a change is its own hunk.
+  CHECK(docs_tools::unified_diff("o", {"a"}, "n", {"b"}) == Lines{"--- o", "+++ n", "@@ -1 +1 @@", "-a", "+b"});
+  CHECK(docs_tools::unified_diff("o", {"a", "b", "c"}, "n", {"a", "B", "c"}, 0) ==
+        Lines{"--- o", "+++ n", "@@ -2 +2 @@", "-b", "+B"});
   CHECK(docs_tools::unified_diff("o", {"x"}, "n", {"x"}).empty());
   // A removed line that itself starts with "--" still counts as one changed line.
   CHECK(docs_tools::changed_lines(docs_tools::unified_diff("o", {"-- x", "y"}, "n", {"y"})) == 1);

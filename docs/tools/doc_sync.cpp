@@ -6,12 +6,15 @@
 //   <!-- output: docs/results/01_wmma_single_tile_h200.txt#probe: matrix_a 16x16x16 row-major -->
 //       the section of a saved program output from its "== probe: matrix_a 16x16x16 row-major ==" line up to the
 //       next "== " line (trailing blank lines dropped); "#header" names the leading "# " lines; no "#..." the file;
+//       "#<section> | rows: <regex>" keeps the section's heading, its column-header line and the rows the regular
+//       expression finds (one kernel's rows of a results table);
 //   <!-- ladder: docs/results/ladder.csv#06 -->
 //       the benchmark ladder's table of chapter 06 ("#all": every chapter; "#best": each chapter's best kernel
 //       beside both yardsticks), rendered from the CSV (ladder.hpp);
 //   <!-- diff: 08_warp_specialized_gemm/step2_persistent.cuh -> 08_warp_specialized_gemm/step3_cluster.cuh -->
 //       the unified diff (diff -u, 3 lines of context: unified_diff.hpp) from the first file to the second; either side
 //       may name a region, "file#name", as a snippet does: how a walkthrough shows a step as a change of the last;
+//       "A -> B (context 2)" keeps 2 lines of context instead of 3;
 //   <!-- staleness: docs/results -->
 //       every results file, its commit, and which of the sources it measured have changed since (source_record.hpp).
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
@@ -66,11 +69,17 @@ std::vector<std::string> source_lines(const fs::path& root, const std::string& k
   if (kind == "diff") {  // "A -> B", each side a file or a file's region: the unified diff from A to B
     const auto arrow = target.find(" -> ");
     if (arrow == std::string::npos) throw std::runtime_error("a diff marker names 'A -> B', not " + target);
-    const std::string from = target.substr(0, arrow), to = target.substr(arrow + 4);
+    std::string from = target.substr(0, arrow), to = target.substr(arrow + 4);
+    int context = 3;  // diff -u's; " (context N)" after B asks for N
+    std::smatch m;
+    if (std::regex_search(to, m, std::regex(R"( \(context ([0-9])\)$)"))) {
+      context = std::stoi(m[1].str());
+      to = to.substr(0, to.size() - m[0].length());
+    }
     auto side = [&](const std::string& s) {
       return s.find('#') == std::string::npos ? read_lines(root / s) : source_lines(root, "snippet", s);
     };
-    return docs_tools::unified_diff(from, side(from), to, side(to));
+    return docs_tools::unified_diff(from, side(from), to, side(to), context);
   }
   const auto hash = target.find('#');
   const std::string file = target.substr(0, hash);
@@ -95,6 +104,19 @@ std::vector<std::string> source_lines(const fs::path& root, const std::string& k
     return out;
   }
   if (part.empty()) return lines;
+  // "section | rows: REGEX": the section's heading, its column-header line, and only the rows the ECMAScript regular
+  // expression finds (a table's rows for one kernel, say); at least one must match.
+  const auto bar = part.find(" | rows: ");
+  if (bar != std::string::npos) {
+    const std::vector<std::string> whole = source_lines(root, kind, file + "#" + part.substr(0, bar));
+    const std::regex rows(part.substr(bar + 9));
+    for (std::size_t r = 0; r < whole.size(); ++r) {
+      if (r < 2 || std::regex_search(whole[r], rows)) out.push_back(whole[r]);
+    }
+    if (out.size() < 3) throw std::runtime_error(file + ": no row of '" + part.substr(0, bar) + "' matches " +
+                                                 part.substr(bar + 9));
+    return out;
+  }
   std::size_t i = 0;
   if (part == "header") {
     while (i < lines.size() && lines[i].rfind("# ", 0) == 0) out.push_back(lines[i++]);

@@ -70,8 +70,10 @@ inline std::vector<std::string> unified_diff(const std::string& old_name, const 
     // diff -u's numbering: 1-based first line, or the line before an empty range.
     const std::size_t old_first = ops[begin].i + (old_count > 0 ? 1 : 0);
     const std::size_t new_first = ops[begin].j + (new_count > 0 ? 1 : 0);
-    out.push_back("@@ -" + std::to_string(old_first) + "," + std::to_string(old_count) + " +" +
-                  std::to_string(new_first) + "," + std::to_string(new_count) + " @@");
+    auto range = [](std::size_t first, std::size_t count) {  // diff -u leaves out a count of 1
+      return std::to_string(first) + (count == 1 ? "" : "," + std::to_string(count));
+    };
+    out.push_back("@@ -" + range(old_first, old_count) + " +" + range(new_first, new_count) + " @@");
     for (std::size_t x = begin; x < end; ++x) {
       const std::string& text = ops[x].kind == '+' ? b[ops[x].j] : a[ops[x].i];
       out.push_back(std::string(1, ops[x].kind) + text);
