@@ -110,6 +110,18 @@ TEST_CASE("a recorded results file is current until one of its sources changes",
         "  run.txt (def5678): 2 of 4 changed: ch/kernel.cuh, common/a.hpp");
 }
 
+TEST_CASE("a log with a history line is listed apart, neither stale nor current", "[source_record]") {
+  const ScratchRepo repo;
+  const fs::path results = repo.root / "docs/results";
+  write(results / "run.txt", "# command: ch, once per variant\n# history: variants never committed\n\n== a ==\n1\n");
+  source_record::write_record(repo.root, results / "run.txt", {repo.build}, "abc1234 (today)", {"ch"}, repo.root);
+  write(repo.root / "common/a.hpp", "// a, edited\n");  // its sources change: a log stays a log
+  CHECK(source_record::staleness_lines(repo.root) ==
+        std::vector<std::string>{"stale, sources changed since the run: 0", "current, sources as measured: 0",
+                                 "history, logs of runs that cannot be repeated (a `# history:` line says why): 1",
+                                 "  run.txt (abc1234): variants never committed"});
+}
+
 TEST_CASE("a moved source is no change, an edited include is", "[source_record]") {
   const ScratchRepo repo;
   write(repo.root / "ch/main.cu", "#include \"ch/kernel.cuh\"\n#include <cstdio>\nint main() {}\n");

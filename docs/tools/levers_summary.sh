@@ -4,7 +4,7 @@
 # effect (the variant's speed over step 4's, minus 1), and whether the chapter kept it. Every figure is picked out of
 # docs/results/08_development_runs_h200.txt by `doc_sync pick`, with a pattern as a value link's, so the summary cannot
 # hold a number that file does not; the file's blocks hold each run's command and full output. The summary carries
-# that file's record (its `# commit:` and `# sources:` lines): it measured nothing of its own.
+# that file's record (its `# history:`, `# commit:` and `# sources:` lines): it measured nothing of its own.
 # docs/08 ("What was tried") links its table's numbers here. Needs a build folder with doc_sync built.
 # Errors: a pattern that selects no line, or several, stops the script (exit 1) naming it; bad usage exits 2.
 set -euo pipefail
@@ -27,7 +27,7 @@ echo "# size: M = N = K; fp16 in, fp32 out, TN, random operands. unit: TFLOP/s, 
 echo "# three rounds) where the run took rounds; the variant and step 4 ran in one process, one after the other."
 echo "# effect: the variant's figure over step 4's, minus 1, as a %: its change in speed. run: the block of the"
 echo "# development runs file the figures come from. kept: whether the chapter's code does it now."
-grep -E '^# (commit|sources):' "${runs}"
+grep -E '^# (history|commit|sources):' "${runs}"
 printf '%-4s %-50s %5s %-8s %8s %8s %7s  %-8s %s\n' id lever size unit variant "step 4" effect kept run
 
 n=0

@@ -212,6 +212,7 @@ inline std::vector<std::string> repository_sources(const fs::path& root, const s
 // What a results file's two record lines and its manifest say.
 struct Record {
   std::string commit;    // the `# commit:` text
+  std::string history;   // the `# history:` text: why the file is a log of runs that cannot be repeated; empty: none
   std::string digest;    // the `# sources:` digest
   std::string manifest;  // the manifest's path relative to docs/results
   std::vector<std::string> targets;
@@ -225,9 +226,10 @@ inline Record read_record(const fs::path& results_dir, const std::string& name) 
   for (const std::string& line : docs_tools::read_lines(results_dir / name)) {
     if (line.rfind('#', 0) != 0) continue;
     static const std::regex commit(R"re(^# commit: +(\S.*)$)re"),
-        sources(R"re(^# sources: +(\S+) over \d+ files \((\S+)\)$)re");
+        sources(R"re(^# sources: +(\S+) over \d+ files \((\S+)\)$)re"), history(R"re(^# history: +(\S.*)$)re");
     std::smatch m;
     if (std::regex_match(line, m, commit)) r.commit = m[1];
+    if (std::regex_match(line, m, history)) r.history = m[1];
     if (std::regex_match(line, m, sources)) {
       r.digest = m[1];
       r.manifest = m[2];
@@ -333,14 +335,20 @@ inline std::vector<std::string> results_files(const fs::path& results_dir) {
 }
 
 // The staleness list docs/results/README.md quotes: every results file and its commit, the stale ones first, each
-// with how many of its sources changed and up to three of them, the chapters' own files before common's.
+// with how many of its sources changed and up to three of them, the chapters' own files before common's; last, the
+// logs whose `# history:` line says why their runs cannot be repeated (variants that were never committed), which
+// are neither stale nor current.
 inline std::vector<std::string> staleness_lines(const fs::path& root) {
   const fs::path results_dir = root / "docs/results";
   const std::set<std::string> now = hashes_in_tree(root);
-  std::vector<std::string> stale, current;
+  std::vector<std::string> stale, current, history;
   for (const std::string& name : results_files(results_dir)) {
     const Record r = read_record(results_dir, name);
     const std::string head = "  " + name + " (" + r.commit.substr(0, r.commit.find(' ')) + ")";
+    if (!r.history.empty()) {  // a log of what was measured on the way: its code is gone, so it is never rerun
+      history.push_back(head + ": " + r.history);
+      continue;
+    }
     std::vector<std::string> changed = changed_since(root, r, now);
     if (changed.empty()) {
       current.push_back(head);
@@ -358,6 +366,11 @@ inline std::vector<std::string> staleness_lines(const fs::path& root) {
   out.insert(out.end(), stale.begin(), stale.end());
   out.push_back("current, sources as measured: " + std::to_string(current.size()));
   out.insert(out.end(), current.begin(), current.end());
+  if (!history.empty()) {
+    out.push_back("history, logs of runs that cannot be repeated (a `# history:` line says why): " +
+                  std::to_string(history.size()));
+    out.insert(out.end(), history.begin(), history.end());
+  }
   return out;
 }
 
