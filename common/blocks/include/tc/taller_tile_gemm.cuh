@@ -186,9 +186,11 @@ using TallerTile = WsTile<4, 2, 0, 192, 128>;
 // Enqueues taller_tile_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>> on persistent_blocks blocks in clusters of
 // Tile::ClusterM: C = alpha * A * B + beta * C, A row-major m x k (lda), B column-major k x n (ldb), C column-major
 // m x n (ldc); Input __half or __nv_bfloat16, Out float or __nv_bfloat16. `name` names the kernel in errors.
-// Preconditions: m, n > 0; A, B and C as TMA addresses them (16-byte aligned bases, ld a multiple of 16 bytes: the
-// chapters' padded path copies the rest, tc/padded_gemm.hpp); an SM 9.0 GPU. Errors: std::runtime_error when the GPU
-// has too little shared memory; std::invalid_argument from the tensor maps; CudaError when the launch fails.
+// Preconditions: m, n > 0; A, B and C as TMA addresses them (16-byte aligned bases, ld a multiple of 16 bytes), and
+// m * sizeof(Out) a multiple of 16 bytes, as the TMA store writes whole 16-byte pieces of a column
+// (tc::kTmaStoreOperandRule; the chapters' padded path, tc/padded_gemm.hpp, copies other operands); an SM 9.0 GPU.
+// Errors: std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the tensor maps;
+// CudaError when the launch fails.
 template <typename Tile, typename Input, typename Out>
 void launch_taller_tile_gemm(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
                              const Input* B, int ldb, float beta, Out* C, int ldc, cudaStream_t stream) {

@@ -117,6 +117,8 @@ struct TmaStoreEpilogue {
 // [/doc:tma_store_epilogue]
 
 // C's tensor map for the TMA store: m x n column-major (rows of m elements, ldc apart), boxes of one chunk's box.
+// Preconditions: C 16-byte aligned, ldc * sizeof(Out) a multiple of 16 bytes. Errors: std::invalid_argument from
+// tc::make_tma_2d.
 template <typename Out>
 CUtensorMap output_map(Out* C, int m, int n, int ldc) {
   using Chunk = typename TmaStoreEpilogue<Out>::Chunk;

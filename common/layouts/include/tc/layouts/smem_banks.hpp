@@ -126,7 +126,7 @@ inline std::vector<std::int64_t> wmma_8bit_fragment_rows(std::int64_t start, int
 
 // The accesses as a figure: one panel per phase, a row per lane and a column per bank, each cell the lane's access
 // in that bank; columns where a bank must deliver more than one word are marked red. Written by
-// common/src/smem_banks.cpp.
+// common/layouts/src/smem_banks.cpp.
 std::string bank_svg(const std::string& title, const AccessCost& cost);
 
 }  // namespace tc
