@@ -1,6 +1,8 @@
 // source_record.hpp: a results file's record of the sources it measured, read from a build's dependency files, and
 // the staleness list doc_sync renders from it. Works in a scratch repository with a hand-made build folder laid out
 // as CMake's Makefile generator lays it out (CMakeFiles/<target>.dir/DependInfo.cmake and a .o.d per object).
+#include <unistd.h>  // getpid
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,7 +22,8 @@ void write(const fs::path& path, const std::string& text) {
 // A repository with one chapter target, "ch", that links "lib": ch's main.cu includes ch/kernel.cuh and a system
 // header; lib's file includes common/a.hpp and a header the build generated. Its results folder holds one run.
 struct ScratchRepo {
-  fs::path root = fs::temp_directory_path() / "tc_source_record_test";
+  // One folder per process: ctest runs each test case as a process of its own, several at once (-j).
+  fs::path root = fs::temp_directory_path() / ("tc_source_record_test_" + std::to_string(::getpid()));
   fs::path build = root / "build/default";
 
   ScratchRepo() {
