@@ -101,9 +101,9 @@ HeightPlan tile_plan(int m, int n, int clusters) {
 // persistent_blocks blocks in clusters of Tile::ClusterM, walking tile_plan. Shapes and preconditions: as that
 // kernel's. Errors: std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the
 // tensor maps; CudaError when the launch fails.
-template <typename Tile, auto kKernel, typename Input, typename Params>
-void launch_on_persistent_grid(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
-                               const Input* B, int ldb, float beta, const Params& out, cudaStream_t stream) {
+template <typename Tile, auto kKernel, typename Scalar, typename Input, typename Params>
+void launch_on_persistent_grid(const char* name, int m, int n, int k, Scalar alpha, const Input* A, int lda,
+                               const Input* B, int ldb, Scalar beta, const Params& out, cudaStream_t stream) {
   const int resident = resident_blocks<Tile, kKernel>(name);
   const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
   const HeightPlan plan = tile_plan<Tile>(m, n, persistent_blocks<Tile>(resident, 1 << 30) / Tile::ClusterM);

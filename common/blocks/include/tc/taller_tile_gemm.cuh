@@ -13,6 +13,8 @@
 // cuts M into rows of both heights (tc::plan_tile_heights): at 4096, 8 rows of 384-row cluster tiles and 4 of 256,
 // so that each of an H200's 64 clusters takes two tall tiles and one short one; at 6144, all tall. A short tile is the
 // same code with two accumulators a consumer instead of three, and A comes in 64-row boxes, three or two a slice.
+// The kernel takes 8-bit inputs too (chapter 09): a slice is 128 bytes of K a row either way (tc/wgmma_slice.cuh), so
+// only the wgmma, the accumulators' type and the K of a slice follow Input.
 // Calls inside namespace tc stay qualified, as in the chapter's steps, so that the walkthrough's diff from step 4
 // shows only what changed.
 #pragma once
@@ -40,21 +42,24 @@ namespace tc {
 // of BlockM- and ShortM-high tiles (tc::plan_tile_heights); each consumer computes all the rows of a tile by its half
 // of the columns, and writes them with Epilogue (tc::TmaStoreEpilogue), staged in its half of B in the tile's last
 // stage. Preconditions: maps made by tc::operand_maps; plan made by tc::tile_plan<Tile>; launched with clusters of
-// Tile::ClusterM along x; Epilogue's two buffers a consumer fill exactly its half of B in a stage. Errors: none
-// reported. Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor" (.multicast::cluster),
-// "barrier.cluster", "mapa", "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
+// Tile::ClusterM along x; Epilogue's two buffers a consumer fill exactly its half of B in a stage; Input 16-bit
+// (fp32 accumulators) or 8-bit (fp32 for fp8, s32 for s8 and u8: Epilogue::Scalar). Errors: none reported.
+// Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor" (.multicast::cluster), "barrier.cluster", "mapa",
+// "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
 template <typename Tile, typename Input, typename Epilogue>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     taller_tile_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
-                            int n, int k, float alpha, float beta,
+                            int n, int k, typename Epilogue::Scalar alpha, typename Epilogue::Scalar beta,
                             const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
+  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
+  using Acc = tc::wgmma_accumulator_t<Input>;
+  static_assert(std::is_same_v<Acc, typename Epilogue::Scalar>, "the epilogue takes the wgmma's accumulators");
   static_assert(kCluster == 2, "as step 3: the 2-block cluster");
   static_assert(Tile::kSplitN && Tile::kTwoHeights && Tile::kEpilogueBytes == 0,
                 "a taller tile split along N, in rows of two heights, staging its epilogue in its stages");
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK), rank = tc::cluster_ctarank();
+  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
@@ -85,12 +90,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 #pragma unroll
           for (int r = 0; r < decltype(a_boxes)::value; ++r)
             tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
-                                                         &map_a, s * Tile::BlockK, tc::a_box_row<Tile>(tile.row, r),
+                                                         &map_a, s * kSliceK, tc::a_box_row<Tile>(tile.row, r),
                                                          &smem.full[slot.stage]);
           // This block's part of B, into every block of the cluster.
           const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
           tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
-              smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * Tile::BlockK, tile.col + part,
+              smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * kSliceK, tile.col + part,
               &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
         }
       };
@@ -130,7 +135,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     for (int t = first; t < plan.count(); t += stride) {
       constexpr int RB = Tile::kRowBlocks, kShort = Tile::kShortRowBlocks;  // 64-row accumulators: 3, or 2
       const bool tall = t < plan.tall_count();
-      float acc[RB][Tile::kConsumerCols / 2] = {};
+      Acc acc[RB][Tile::kConsumerCols / 2] = {};
       for (int s = 0; s < slices; ++s, ++it) {
         const tc::RingSlot slot = tc::ring_slot(it, S);
         tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
@@ -139,7 +144,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
         if (!tall)  // acc's first kShort rows, as an array of their own
           tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, Input>(
-              reinterpret_cast<float(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
+              reinterpret_cast<Acc(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
         else
           tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
@@ -185,15 +190,17 @@ using TallerTile = WsTile<4, 2, 0, 192, 128>;
 
 // Enqueues taller_tile_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>> on persistent_blocks blocks in clusters of
 // Tile::ClusterM: C = alpha * A * B + beta * C, A row-major m x k (lda), B column-major k x n (ldb), C column-major
-// m x n (ldc); Input __half or __nv_bfloat16, Out float or __nv_bfloat16. `name` names the kernel in errors.
+// m x n (ldc); Input __half or __nv_bfloat16 with Out float or __nv_bfloat16, Input __nv_fp8_e4m3 or __nv_fp8_e5m2
+// with Out float or __nv_bfloat16 (fp32 accumulation), or Input std::int8_t or std::uint8_t with Out std::int32_t
+// (s32 accumulation, int32 alpha and beta: Scalar). `name` names the kernel in errors.
 // Preconditions: m, n > 0; A, B and C as TMA addresses them (16-byte aligned bases, ld a multiple of 16 bytes), and
 // m * sizeof(Out) a multiple of 16 bytes, as the TMA store writes whole 16-byte pieces of a column
 // (tc::kTmaStoreOperandRule; the chapters' padded path, tc/padded_gemm.hpp, copies other operands); an SM 9.0 GPU.
 // Errors: std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the tensor maps;
 // CudaError when the launch fails.
-template <typename Tile, typename Input, typename Out>
-void launch_taller_tile_gemm(const char* name, int m, int n, int k, float alpha, const Input* A, int lda,
-                             const Input* B, int ldb, float beta, Out* C, int ldc, cudaStream_t stream) {
+template <typename Tile, typename Input, typename Out, typename Scalar = typename TmaStoreEpilogue<Out>::Scalar>
+void launch_taller_tile_gemm(const char* name, int m, int n, int k, Scalar alpha, const Input* A, int lda,
+                             const Input* B, int ldb, Scalar beta, Out* C, int ldc, cudaStream_t stream) {
   using Epilogue = TmaStoreEpilogue<Out>;
   static_assert(Epilogue::kBytesPerConsumer == Tile::kConsumerCols * Tile::kRowBytes,
                 "the two staging buffers are exactly a consumer's half of B in a stage");

@@ -2,9 +2,11 @@
 // and shared-memory budgets, the carve-up of the shared memory, and the operands' tensor maps.
 //
 // Every kernel on it computes C = alpha * A * B + beta * C with A row-major M x K and B column-major K x N (both
-// K-major, as wgmma reads them), 16-bit inputs, fp32 accumulation. A block has three warpgroups: warpgroup 0 is the
-// producer (one thread issues every TMA load), warpgroups 1 and 2 are the consumers. K advances one 64-element slice
-// (tc/wgmma_slice.cuh) at a time through a ring of Stages slices. TMA reads zeros past the edges of A and B, so any M,
+// K-major, as wgmma reads them): 16-bit inputs with fp32 accumulation (chapter 08), or 8-bit ones (chapter 09). A
+// block has three warpgroups: warpgroup 0 is the producer (one thread issues every TMA load), warpgroups 1 and 2 are
+// the consumers. K advances one slice of 128 bytes a row (tc/wgmma_slice.cuh: 64 16-bit elements, 128 8-bit ones) at
+// a time through a ring of Stages slices; every size below is in bytes or rows, so the tile does not depend on the
+// input type. TMA reads zeros past the edges of A and B, so any M,
 // N and K need no padded copies. Preconditions: sm_90a for the device code. Source: PTX ISA, "setmaxnreg",
 // "wgmma.mma_async" (register fragments of D); CUDA C++ Programming Guide, "Asynchronous Data Copies using TMA".
 #pragma once
@@ -25,7 +27,8 @@ namespace tc {
 enum class PlantedBug { None, ABoxRepeated };
 
 // [doc:tile]
-// The block tile: BlockM x 256 of C per block, K in slices of 64, Stages slices in flight, ClusterM blocks per cluster
+// The block tile: BlockM x 256 of C per block, K in slices of 128 bytes (BlockK: 64 16-bit elements; an 8-bit
+// kernel's slice is tc::kSliceElements of its input), Stages slices in flight, ClusterM blocks per cluster
 // along M (sharing B), EpilogueBytes of shared memory for a TMA-store epilogue's staging. wgmma gives a warpgroup 64
 // rows at a time, so a 128-row tile is split between the consumers along M (64 rows each, one m64n256k16
 // accumulator). A taller tile (BlockM 192, chapter 08's step 5) is split along N instead (all rows x 128 columns
@@ -47,7 +50,7 @@ struct WsTile {
   static constexpr int kAccumulators = kRowBlocks * kConsumerCols / 2;  // fp32 registers a consumer thread holds
   // A's TMA box: the whole tile, or with two heights 64 rows, so that either height loads whole boxes.
   static constexpr int kABoxRows = kTwoHeights ? 64 : BlockM;
-  static constexpr int kRowBytes = BlockK * 2;           // one operand row of a slice: 64 16-bit elements
+  static constexpr int kRowBytes = kSliceBytes;         // one operand row of a slice: 128 bytes of K
   static constexpr int kSliceABytes = BlockM * kRowBytes, kSliceBBytes = BlockN * kRowBytes;
   static constexpr int kStageBytes = kSliceABytes + kSliceBBytes;
   static constexpr int kBPartRows = BlockN / ClusterM;   // the part of B each block of a cluster loads and multicasts

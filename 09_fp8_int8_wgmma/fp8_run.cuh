@@ -1,0 +1,166 @@
+// Chapter 09 -- the fp8 steps as the binary runs them: verified on both operand sets of tc/fp8_gemm_check.hpp and
+// timed beside cuBLASLt's fp8 GEMM on the same operands, with and without fast accumulation.
+//
+// cublasGemmEx has no fp8 path, so the chapter's driver (tc/gemm_driver.hpp) runs the int8 step alone and this file
+// runs the fp8 ones, the same way: per size, the exact set (small integers, power-of-two scales: every output equal
+// to the reference up to the output's rounding, Tolerance::exact_operands) and the random set (uniform reals
+// quantized with per-tensor amax scales: the error against fp64, beside cuBLASLt's on the same operands), then the
+// timings, each the median of --repeats launches after --warmup, after --rest-ms of idle. C is poisoned with NaN
+// before every checked launch, so an element nobody wrote fails. Errors: tc::CudaError; tc::TooLargeError (exit 6)
+// when a size does not fit.
+#pragma once
+
+#include "step1_fp8_per_tensor.cuh"
+
+#include "tc/compare.hpp"
+#include "tc/cublaslt_fp8.hpp"
+#include "tc/device_buffer.hpp"
+#include "tc/fp8_gemm_check.hpp"
+#include "tc/gemm_driver.hpp"
+#include "tc/memory.hpp"
+#include "tc/timer.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+// What one fp8 kernel did at one size.
+struct Fp8Row {
+  tc::GemmShape size;
+  std::string kernel;
+  double ms = 0.0;
+  tc::LtYardstick fast, exact;  // cuBLASLt with CUBLASLT_MATMUL_DESC_FAST_ACCUM on, and off
+  bool exact_ok = false, random_ok = false;
+  tc::Fp8Errors errors, lt_errors;  // the random set against fp64: this kernel, cuBLASLt (fast, first algorithm)
+};
+
+// The memory one size takes: the operands on both sides, C, and the fp64 reference's A, B, C, result and magnitude
+// (tc::fp64_reference_gemm) on both sides.
+inline tc::MemoryNeed fp8_memory(const tc::GemmShape& s, int out_bytes) {
+  const std::uint64_t a = std::uint64_t(s.m) * s.k, b = std::uint64_t(s.k) * s.n, c = std::uint64_t(s.m) * s.n;
+  const std::uint64_t operands = tc::checked_sum({a, b, tc::checked_bytes(c, out_bytes)});
+  const std::uint64_t fp64 = tc::checked_bytes(tc::checked_sum({a, b, c, c, c}), 8);
+  return {tc::checked_sum({operands, fp64, tc::checked_bytes(c, out_bytes)}), tc::checked_sum({operands, fp64})};
+}
+
+// C (m x n, column-major) for beta != 0: small integers on the exact set, uniform reals on the random one, in Out.
+template <typename Out>
+std::vector<Out> fp8_c_input(const tc::GemmShape& s, tc::Fp8Set set, std::uint64_t seed,
+                             std::vector<double>& as_double) {
+  std::vector<float> c(std::size_t(s.m) * s.n);
+  if (set == tc::Fp8Set::Exact) tc::fill_random_integers(c, seed, tc::kIntegerFillMax);
+  else tc::fill_random(c, seed, tc::Fill::Real);
+  std::vector<Out> out(c.size());
+  as_double.resize(c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    out[i] = tc::from_double<Out>(c[i]);
+    as_double[i] = tc::to_double(out[i]);
+  }
+  return out;
+}
+
+// Step 1 (Gemm: Gemm8<Step1Fp8, ..., P>) at one size: both checks, the errors, the timings.
+template <typename Gemm>
+Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s) {
+  using Fp8 = typename Gemm::Input;
+  using Out = typename Gemm::Out;
+  const tc::RunOptions& o = driver.options();
+  const float alpha = float(o.alpha), beta = float(o.beta);
+  const int m = s.m, n = s.n, k = s.k, ld = std::max(k, 1);  // lda = ldb: cuBLAS's rule, where k = 0
+  Fp8Row row;
+  row.size = s;
+  row.kernel = Gemm::name;
+  tc::DeviceBuffer<Out> c(std::size_t(m) * n);
+  auto launch = [&](const tc::Fp8Operands<Fp8>& op, const tc::DeviceBuffer<Fp8>& a, const tc::DeviceBuffer<Fp8>& b) {
+    launch_fp8_per_tensor<Gemm>(m, n, k, alpha, a.data(), ld, op.scale_a, b.data(), ld, op.scale_b, beta, c.data(), m,
+                                nullptr);
+  };
+  // One operand set: C set to its input (beta != 0) or poisoned, the kernel, the comparison with fp64.
+  auto check = [&](tc::Fp8Set set, const tc::Fp8Operands<Fp8>& op, const tc::DeviceBuffer<Fp8>& a,
+                   const tc::DeviceBuffer<Fp8>& b, tc::Tolerance tol, tc::GemmReference& ref) {
+    std::vector<double> c_double;
+    const std::vector<Out> c_in = fp8_c_input<Out>(s, set, o.seed + 7, c_double);
+    if (beta != 0.0f) c.upload(c_in);
+    else TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));  // all-ones bits: NaN in bf16 and fp32
+    ref = tc::fp8_reference(driver.cublas(), op, alpha, beta, beta != 0.0f ? c_double : std::vector<double>{});
+    launch(op, a, b);
+    const std::vector<Out> got = c.download();
+    const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+    if (!r.passed) std::printf("%s %s: %s set: %s\n", Gemm::name, tc::ElementTraits<Out>::name,
+                               set == tc::Fp8Set::Exact ? "exact" : "random", r.summary().c_str());
+    // Restore C's input for whoever runs next on it.
+    if (beta != 0.0f) c.upload(c_in);
+    return std::make_pair(r.passed, got);
+  };
+
+  tc::GemmReference ref;
+  {
+    const tc::Fp8Operands<Fp8> ex = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Exact, o.seed);
+    const tc::DeviceBuffer<Fp8> a(ex.a), b(ex.b);
+    row.exact_ok = check(tc::Fp8Set::Exact, ex, a, b, tc::Tolerance::exact_operands<Out>(), ref).first;
+  }
+  const tc::Fp8Operands<Fp8> rnd = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Random, o.seed + 1);
+  const tc::DeviceBuffer<Fp8> a(rnd.a), b(rnd.b);
+  const auto [random_ok, got] = check(tc::Fp8Set::Random, rnd, a, b, tc::fp8_unpromoted_tolerance<Out>(), ref);
+  row.random_ok = random_ok;
+  row.errors = tc::fp8_errors(m, n, got.data(), m, ref);
+
+  // The yardsticks, on the random set's operands and scales (device copies of the two per-tensor scales).
+  const tc::DeviceBuffer<float> scale_a(std::vector<float>{rnd.scale_a}), scale_b(std::vector<float>{rnd.scale_b});
+  const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
+  auto time = [&](auto&& fn) { return timing.median_ms(fn); };
+  const tc::CublasLtFp8Matmul<Fp8, Out> fast(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
+                                             scale_b.data(), tc::Fp8Accumulation::Fast);
+  const tc::CublasLtFp8Matmul<Fp8, Out> exact(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
+                                              scale_b.data(), tc::Fp8Accumulation::Exact);
+  if (fast.algorithms() > 0) {  // cuBLASLt's error on the same operands, from C's same input
+    std::vector<double> c_double;
+    if (beta != 0.0f) c.upload(fp8_c_input<Out>(s, tc::Fp8Set::Random, o.seed + 7, c_double));
+    fast.run(0, a.data(), b.data(), c.data());
+    row.lt_errors = tc::fp8_errors(m, n, c.download().data(), m, ref);
+  }
+  row.ms = time([&] { launch(rnd, a, b); });
+  row.fast = tc::time_lt_plan(fast, time, a.data(), b.data(), c.data());
+  row.exact = tc::time_lt_plan(exact, time, a.data(), b.data(), c.data());
+  return row;
+}
+
+// The fp8 table: TFLOP/s and % of each yardstick, then the checks and the errors.
+inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions& o) {
+  if (rows.empty()) return;
+  std::printf("\n== fp8: e4m3 in, fp32 accumulate, bf16 D, A row-major, B column-major (cuBLASLt: TN), "
+              "per-tensor scales ==\n");
+  std::printf("%-16s %-18s %9s %9s %10s %10s %10s %10s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
+              "%LtFastBst", "%LtExact1st", "%LtExactBst");
+  auto pct = [](double lt_ms, double ms) { return lt_ms > 0.0 ? 100.0 * lt_ms / ms : -1.0; };
+  for (const Fp8Row& r : rows) {
+    const double flops = tc::gemm_flops(r.size.m, r.size.n, r.size.k);
+    const std::string size =
+        std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
+    std::printf("%-16s %-18s %9.4f %9.1f %9.1f%% %9.1f%% %10.1f%% %9.1f%%\n", size.c_str(), r.kernel.c_str(), r.ms,
+                tc::tflops(flops, r.ms), pct(r.fast.first_ms, r.ms), pct(r.fast.best_ms, r.ms),
+                pct(r.exact.first_ms, r.ms), pct(r.exact.best_ms, r.ms));
+    std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt fast accumulation, best of %d)\n", "", "cuBLASLt fast",
+                r.fast.best_ms, tc::tflops(flops, r.fast.best_ms), r.fast.candidates);
+    std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt exact accumulation, best of %d)\n", "", "cuBLASLt exact",
+                r.exact.best_ms, tc::tflops(flops, r.exact.best_ms), r.exact.candidates);
+  }
+  std::printf("%% LtX: cuBLASLt's time over the kernel's, fast accumulation on (Fast) or off (Exact), the heuristic's "
+              "first algorithm (1st) or the fastest of its first %d, timed again (Bst); 64 MiB workspace. Median of %d "
+              "launches after %d warm-up, each timing after %d ms idle.\n",
+              tc::kLtCandidates, o.repeats, o.warmup, o.rest_ms);
+  std::printf("\n== fp8 checks: exact set (integers, scales 1/8 and 4) and random set (uniform [-1, 1), amax "
+              "scales) against fp64 ==\n");
+  std::printf("%-16s %-18s %6s %7s %14s %12s %14s %12s\n", "size", "kernel", "exact", "random", "rel. error",
+              "max |err|", "Lt rel. error", "Lt max |err|");
+  for (const Fp8Row& r : rows) {
+    const std::string size =
+        std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
+    std::printf("%-16s %-18s %6s %7s %14.3e %12.3e %14.3e %12.3e\n", size.c_str(), r.kernel.c_str(),
+                r.exact_ok ? "PASS" : "FAIL", r.random_ok ? "PASS" : "FAIL", r.errors.relative, r.errors.max_abs,
+                r.lt_errors.relative, r.lt_errors.max_abs);
+  }
+  std::printf("rel. error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt, fast "
+              "accumulation, its first algorithm, on the same operands.\n");
+}

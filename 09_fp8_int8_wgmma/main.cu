@@ -1,0 +1,94 @@
+// Chapter 09: 8-bit wgmma. FP8 (e4m3) with per-tensor scales, and INT8 (s8, u8), on chapter 08's machinery, each
+// verified and timed beside the best cuBLAS/cuBLASLt algorithm for it.
+//
+// Read top to bottom: (1) the command line and the steps; (2) on the host, what an 8-bit slice is and the exact
+// set's operand range at each size (this part runs on any machine); (3) the GPU (an H100 or H200: sm_90a code runs on
+// SM 9.0 alone) and the memory; (4) the fp8 step, verified on small integers exactly and on random reals against fp64,
+// timed beside cuBLASLt's fp8 GEMM with fast accumulation on and off (fp8_run.cuh); (5) the int8 step, verified
+// exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the verdict. Exit codes: README.md, "Exit
+// codes".
+#include <cstdio>
+#include <vector>
+
+#include "fp8_run.cuh"
+#include "step1_fp8_per_tensor.cuh"
+#include "step5_int8.cuh"
+
+#include "tc/chapter_driver.cuh"
+#include "tc/gemm_driver.hpp"
+#include "tc/main.hpp"
+#include "tc/precisions_8bit.hpp"
+
+namespace {
+
+// Step 5 at precision P, as one driver group: A row-major (op T), B column-major (op N), the int8 GEMM's "TN".
+template <typename P>
+tc::DriverGroup<typename P::Input, std::int32_t> int8_group() {
+  return {P::name, tc::Op::T, tc::Op::N, {tc::driver_kernel<Gemm8<Step5Int8, Step5Tile, P>>()}};
+}
+
+// (2) What the kernels read: one slice, and the exact set's range at each size.
+void explain(const tc::RunOptions& o) {
+  std::printf("\n== an 8-bit slice (tc/wgmma_slice.cuh) ==\n"
+              "one stage row: %d bytes = %d 8-bit values of K (chapter 08: %d 16-bit ones); a wgmma K step: %d "
+              "values = 32 bytes of each row, %d steps a slice\n",
+              tc::kSliceBytes, tc::kSliceElements<std::int8_t>, tc::kSliceElements<__half>,
+              tc::kWgmmaStepK<std::int8_t>, tc::kSliceBytes / 32);
+  std::printf("\n== the fp8 exact set (tc/fp8_gemm_check.hpp): every partial sum an integer of magnitude <= %d ==\n",
+              tc::kFp8ExactSumLimit);
+  for (const tc::GemmShape& s : o.sizes) {
+    const tc::Fp8ExactRange r = tc::fp8_exact_range(s.k);
+    std::printf("k = %-6d values in [-%d, %d]", s.k, r.r, r.r);
+    if (r.q > 1) std::printf(", row i of A nonzero at K indices l = i (mod %d) only: at most %d terms a sum", r.q,
+                             (s.k + r.q - 1) / r.q);
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    // (1) The command line: e4m3 runs the fp8 step (bf16 D), s8 and u8 the int8 step.
+    tc::DriverConfig config{tc::this_chapter(),
+                            "Chapter 09: 8-bit wgmma, FP8 and INT8",
+                            "fp8 (e4m3, per-tensor scales, fp32 accumulate, bf16 D) and int8 (s8, u8, s32 accumulate "
+                            "and D) GEMMs on wgmma m64nNk32 and chapter 08's warp-specialized machinery, timed against "
+                            "cuBLASLt (fp8: fast accumulation on and off) and cublasGemmEx (int8).",
+                            "",  // no figures yet
+                            {"e4m3", "s8", "u8"},
+                            "input precision: e4m3 (bf16 D), s8 or u8 (s32 D)"};
+    config.default_sizes = "4096,8192";
+    config.default_repeats = 20;
+    config.rest_flag = true;
+    tc::GemmDriver driver(config);
+    if (!driver.parse(argc, argv)) return tc::kExitOk;
+    if (driver.runs_type("s8") || driver.runs_type("u8")) driver.require_integer_scales("s8 and u8");
+    if (driver.runs_type("s8")) driver.add(int8_group<tc::S8S32>());
+    if (driver.runs_type("u8")) driver.add(int8_group<tc::U8S32>());
+    const tc::RunOptions& o = driver.options();
+
+    // (2) Explain, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
+    explain(o);
+    driver.require_gpu("chapter 09 (8-bit wgmma kernels, sm_90a)");
+    using Fp8Step1 = Gemm8<Step1Fp8, Step1Tile, tc::E4M3BF16>;
+    if (driver.runs_type("e4m3"))
+      for (const tc::GemmShape& s : o.sizes) tc::require_memory("fp8 at this size", fp8_memory(s, 2));
+
+    // (4) The fp8 step at every size.
+    bool all_ok = true;
+    std::vector<Fp8Row> fp8_rows;
+    if (driver.runs_type("e4m3"))
+      for (const tc::GemmShape& s : o.sizes) {
+        fp8_rows.push_back(run_fp8_step<Fp8Step1>(driver, s));
+        all_ok &= fp8_rows.back().exact_ok && fp8_rows.back().random_ok;
+      }
+    print_fp8_rows(fp8_rows, o);
+
+    // (5) The int8 step: verified exactly and timed by the driver.
+    all_ok &= driver.run();
+
+    // (6) The verdict.
+    return tc::GemmDriver::finish(all_ok);
+  });
+}

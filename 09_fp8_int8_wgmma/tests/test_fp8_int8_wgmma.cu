@@ -1,0 +1,214 @@
+// Chapter 09 tests. GPU (SM 9.0 only): the int8 step (s8, u8) through the project's two checks (both exact for 8-bit
+// integers) on one tile, many tiles, ragged shapes (TMA clipping, and the padded path for k = 1000 and 65), k = 0 and
+// every int32 scale; the fp8 step (bf16 and fp32 D) on the exact set (every element equal to the fp64 reference up to
+// the output's rounding) and the random set (within the unpromoted bound), on the same shapes, 4095 x 4097 x 1000
+// included; in [large], both steps at 8192^3, and a bug planted in the kernel's own producer (one box of A loaded
+// twice) failing the exact check of each at 8192^3. Host: the exact set's range keeps every partial sum under the
+// limit, the fp8 traits round and saturate as cvt does, and the launchers' one-line errors.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "fp8_run.cuh"
+#include "step1_fp8_per_tensor.cuh"
+#include "step5_int8.cuh"
+#include "tc/cublas_reference.hpp"
+#include "tc/fp8_gemm_check.hpp"
+#include "tc/padded_gemm.hpp"
+#include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
+
+namespace {
+
+template <typename P>
+using Int8Gemm = Gemm8<Step5Int8, Step5Tile, P>;
+template <typename P>
+using Fp8Gemm = Gemm8<Step1Fp8, Step1Tile, P>;
+
+// f(P{}) for both int8 precisions, and for both fp8 ones.
+template <typename F>
+void for_each_int8(F&& f) {
+  f(tc::S8S32{});
+  f(tc::U8S32{});
+}
+template <typename F>
+void for_each_fp8(F&& f) {
+  f(tc::E4M3BF16{});
+  f(tc::E4M3F32{});
+}
+
+// Gemm (an fp8 step) on one operand set at (m, n, k): C poisoned with NaN (beta == 0) or set to small values, the
+// launch, and the comparison with fp64 under the set's tolerance. Returns whether every element passed.
+template <typename Gemm>
+bool fp8_set_passes(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta, tc::Fp8Set set,
+                    std::uint64_t seed) {
+  using Fp8 = typename Gemm::Input;
+  using Out = typename Gemm::Out;
+  const tc::Fp8Operands<Fp8> op = tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
+  const tc::DeviceBuffer<Fp8> a(op.a), b(op.b);
+  std::vector<double> c_double;
+  const std::vector<Out> c_in = fp8_c_input<Out>({m, n, k}, set, seed + 2, c_double);
+  tc::DeviceBuffer<Out> c(c_in);
+  if (beta == 0.0) TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));  // NaN: every element must be written
+  const int ld = std::max(k, 1);  // cuBLAS's rule, where k = 0
+  launch_fp8_per_tensor<Gemm>(m, n, k, float(alpha), a.data(), ld, op.scale_a, b.data(), ld, op.scale_b, float(beta),
+                              c.data(), m, nullptr);
+  const tc::GemmReference ref =
+      tc::fp8_reference(cublas, op, alpha, beta, beta != 0.0 ? c_double : std::vector<double>{});
+  const std::vector<Out> got = c.download();
+  const tc::Tolerance tol =
+      set == tc::Fp8Set::Exact ? tc::Tolerance::exact_operands<Out>() : tc::fp8_unpromoted_tolerance<Out>();
+  const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+  INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " alpha " << alpha
+                  << " beta " << beta << (set == tc::Fp8Set::Exact ? " exact set: " : " random set: ")
+                  << r.summary());
+  CHECK(r.passed);
+  return r.passed;
+}
+
+template <typename Gemm>
+void check_fp8(const tc::CublasHandle& cublas, int m, int n, int k, double alpha, double beta) {
+  fp8_set_passes<Gemm>(cublas, m, n, k, alpha, beta, tc::Fp8Set::Exact, 61);
+  fp8_set_passes<Gemm>(cublas, m, n, k, alpha, beta, tc::Fp8Set::Random, 67);
+}
+
+}  // namespace
+
+TEST_CASE("the fp8 exact set keeps every partial sum within the accumulator's exact range", "[fp8]") {
+  for (int k : {1, 16, 64, 65, 128, 1000, 2048, 2049, 4096, 8192, 16384, 65536}) {
+    const tc::Fp8ExactRange r = tc::fp8_exact_range(k);
+    INFO("k = " << k << ": r = " << r.r << ", q = " << r.q);
+    const std::int64_t terms = (k + r.q - 1) / r.q;  // nonzero products a sum can have
+    CHECK(terms * r.r * r.r <= tc::kFp8ExactSumLimit);
+    CHECK(r.r >= 1);
+    CHECK(r.r <= 16);  // e4m3 holds the integers -16 .. 16 exactly
+    if (k <= tc::kFp8ExactSumLimit) CHECK(r.q == 1);
+    if (r.q == 1 && r.r < 16) CHECK(std::int64_t(k) * (r.r + 1) * (r.r + 1) > tc::kFp8ExactSumLimit);  // the largest
+  }
+  // The sparse rows: at k = 8192 every row of A has at most 2048 nonzeros, wherever it lies.
+  const tc::Fp8Operands<__nv_fp8_e4m3> o = tc::make_fp8_operands<__nv_fp8_e4m3>(5, 3, 8192, tc::Fp8Set::Exact, 3);
+  for (int i = 0; i < 5; ++i) {
+    int nonzero = 0;
+    for (int l = 0; l < 8192; ++l) nonzero += tc::to_double(o.a[std::size_t(i) * 8192 + l]) != 0.0;
+    CHECK(nonzero <= tc::kFp8ExactSumLimit);
+  }
+}
+
+TEST_CASE("the fp8 traits are exact to double and round to nearest even, saturating, from double", "[fp8]") {
+  using E4M3 = tc::ElementTraits<__nv_fp8_e4m3>;
+  CHECK(E4M3::to_double(E4M3::from_double(448.0)) == 448.0);
+  CHECK(E4M3::to_double(E4M3::from_double(1e9)) == 448.0);    // saturates
+  CHECK(E4M3::to_double(E4M3::from_double(-1e9)) == -448.0);
+  CHECK(E4M3::to_double(E4M3::from_double(17.0)) == 16.0);    // 17 is a tie between 16 and 18: to the even code
+  CHECK(E4M3::to_double(E4M3::from_double(19.0)) == 20.0);    // a tie between 18 and 20: 20's mantissa is even
+  for (int v = -16; v <= 16; ++v) CHECK(E4M3::to_double(E4M3::from_double(v)) == v);
+  CHECK(std::string(E4M3::name) == "e4m3");
+  CHECK(tc::fp8_tensor_scale<__nv_fp8_e4m3>({0.5f, -0.875f, 0.25f}) == 0.875f / 448.0f);
+}
+
+TEST_CASE("the 8-bit launchers reject bad arguments with one-line errors", "[errors]") {
+  const std::string lda = tc::test::thrown_message<std::invalid_argument>([] {
+    tc::launch_gemm_any_size<Int8Gemm<tc::S8S32>>(64, 64, 64, 1, static_cast<const std::int8_t*>(nullptr), 32,
+                                                  static_cast<const std::int8_t*>(nullptr), 64, 0,
+                                                  static_cast<std::int32_t*>(nullptr), 64, nullptr);
+  });
+  CHECK(lda.find("lda") != std::string::npos);
+  CHECK(lda.find('\n') == std::string::npos);
+  const std::string ldc = tc::test::thrown_message<std::invalid_argument>([] {
+    launch_fp8_per_tensor<Fp8Gemm<tc::E4M3BF16>>(64, 64, 64, 1.0f, static_cast<const __nv_fp8_e4m3*>(nullptr), 64,
+                                                 1.0f, static_cast<const __nv_fp8_e4m3*>(nullptr), 64, 1.0f, 0.0f,
+                                                 static_cast<__nv_bfloat16*>(nullptr), 32, nullptr);
+  });
+  CHECK(ldc.find("ldc") != std::string::npos);
+  CHECK(ldc.find('\n') == std::string::npos);
+}
+
+TEST_CASE("the int8 step passes both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_int8([&](auto p) {
+    using G = Int8Gemm<decltype(p)>;
+    for (auto [alpha, beta] : tc::test::gemm_scales<typename G::Input>()) {
+      tc::test::check_launcher<G>(cublas, 192, 256, 128, alpha, beta, 71);          // one tall tile, one slice
+      tc::test::check_launcher<G>(cublas, 17, 33, 65, alpha, beta, 71);             // the padded path (lda = 65)
+      tc::test::check_launcher<G>(cublas, 384, 512, 448, alpha, beta, 71, 0, tc::test::Ld::Padded);
+    }
+    tc::test::check_launcher<G>(cublas, 4095, 4097, 1000, 1, 0, 71);        // k = 1000: lda breaks TMA's rule
+    tc::test::check_launcher<G>(cublas, 4095, 4097, 1000, 2, -1, 71, 1008);  // ... or keeps it: TMA clips M, N, K
+    tc::test::check_launcher<G>(cublas, 2560, 4352, 640, 1, 0, 71);         // every persistent block takes several
+    tc::test::check_launcher<G>(cublas, 256, 256, 0, 1, 2, 71);             // k = 0: C = beta * C
+  });
+}
+
+TEST_CASE("the fp8 step passes both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for_each_fp8([&](auto p) {
+    using G = Fp8Gemm<decltype(p)>;
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+      check_fp8<G>(cublas, 192, 256, 128, alpha, beta);    // one tall tile, one slice
+      check_fp8<G>(cublas, 17, 33, 65, alpha, beta);       // the padded path (lda = 65)
+      check_fp8<G>(cublas, 384, 512, 448, alpha, beta);    // 2 M tiles of 192 and 3.5 slices
+    }
+    check_fp8<G>(cublas, 4095, 4097, 1000, 1.0, 0.0);     // k = 1000: the padded path (lda 1000 bytes)
+    check_fp8<G>(cublas, 4096, 4096, 1024, 0.5, 2.0);     // TMA, no copies
+    check_fp8<G>(cublas, 256, 256, 0, 1.0, 2.0);          // k = 0: C = beta * C
+  });
+}
+
+TEST_CASE("both steps pass both checks at 8192^3", "[gpu][gemm][large]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  tc::test::check_launcher<Int8Gemm<tc::S8S32>>(cublas, 8192, 8192, 8192, 1, 0, 79);
+  tc::test::check_launcher<Int8Gemm<tc::U8S32>>(cublas, 8192, 8192, 8192, 2, -1, 79);
+  check_fp8<Fp8Gemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
+}
+
+TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer (one box of A loaded twice)",
+          "[gpu][gemm][large][mutation]") {
+  // PlantedBug::ABoxRepeated: the producer asks TMA for the second 64-row box of A at the first box's row, so rows
+  // 64..127 of every tile get rows 0..63's products; both exact checks must see it, and the unplanted kernel pass.
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  using PlantedTile = tc::WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes,
+                                 Step5Tile::BlockM, Step5Tile::ShortM, tc::PlantedBug::ABoxRepeated>;
+  {
+    // tc::test::check_planted_bug_fails's check, with s32 C: the same s8 operands, the planted and the correct kernel.
+    const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
+    tc::ExactCheck<std::int8_t, std::int32_t> exact(cublas, p, 97);
+    auto run = [&](auto gemm) {
+      return exact.run([&](const std::int8_t* A, const std::int8_t* B, std::int32_t* C) {
+        tc::launch_gemm_any_size<decltype(gemm)>(8192, 8192, 8192, 1, A, 8192, B, 8192, 0, C, 8192, nullptr);
+      });
+    };
+    const tc::CompareResult planted = run(Gemm8<Step5Int8, PlantedTile, tc::S8S32>{});
+    const tc::CompareResult correct = run(Int8Gemm<tc::S8S32>{});
+    INFO("planted: " << planted.summary() << "\ncorrect: " << correct.summary());
+    CHECK_FALSE(planted.passed);
+    CHECK(correct.passed);
+  }
+  using PlantedFp8 = Gemm8<Step1Fp8, PlantedTile, tc::E4M3BF16>;
+  {
+    // The planted kernel's failures are the test's point: Catch2 must not count them as failures of this test.
+    const tc::Fp8Operands<__nv_fp8_e4m3> op =
+        tc::make_fp8_operands<__nv_fp8_e4m3>(8192, 8192, 8192, tc::Fp8Set::Exact, 101);
+    const tc::DeviceBuffer<__nv_fp8_e4m3> a(op.a), b(op.b);
+    tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(8192) * 8192);
+    const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
+    auto passes = [&](auto gemm) {
+      using G = decltype(gemm);
+      TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));
+      launch_fp8_per_tensor<G>(8192, 8192, 8192, 1.0f, a.data(), 8192, op.scale_a, b.data(), 8192, op.scale_b, 0.0f,
+                               c.data(), 8192, nullptr);
+      const std::vector<__nv_bfloat16> got = c.download();
+      return tc::compare(8192, 8192, 8192, got.data(), 8192, ref, tc::Tolerance::exact_operands<__nv_bfloat16>())
+          .passed;
+    };
+    CHECK_FALSE(passes(PlantedFp8{}));
+    CHECK(passes(Fp8Gemm<tc::E4M3BF16>{}));
+  }
+}
