@@ -7,10 +7,12 @@
 // timed beside cuBLASLt's fp8 GEMM with fast accumulation on and off (fp8_run.cuh); (5) the int8 step, verified
 // exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the verdict. Exit codes: README.md, "Exit
 // codes".
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
 #include "fp8_run.cuh"
+#include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
 #include "step5_int8.cuh"
 
@@ -45,6 +47,28 @@ void explain(const tc::RunOptions& o) {
   }
 }
 
+// The probe's table: for each gap g, whether 2^16 + 2^(16 - g) and 2^16 - 2^(16 - g) came out exact, with the small
+// product in the large one's instruction and in the next. Returns whether the checks' premise holds: the additions
+// keep at least tc::kFp8AccumulatorBits bits.
+bool print_accumulator_probe() {
+  const AccumulatorProbe same = probe_fp8_accumulator(1), next = probe_fp8_accumulator(32);
+  std::printf("\n== probe (probes.cuh): D = 2^16 + s 2^(16 - g) through e4m3 wgmma, the small product in the same k32 "
+              "instruction or the next ==\n");
+  std::printf("%4s %22s %22s %22s %22s\n", "g", "same, s = +1", "same, s = -1", "next, s = +1", "next, s = -1");
+  for (int g = 0; g <= kProbeMaxGap; ++g) {
+    std::printf("%4d", g);
+    for (const AccumulatorProbe* p : {&same, &next})
+      for (int s = 0; s < 2; ++s) std::printf(" %14.6f %7s", p->value[s][g], p->exact[s][g] ? "exact" : "cut");
+    std::printf("\n");
+  }
+  const int bits = std::min(same.bits_kept(), next.bits_kept());
+  std::printf("significand bits kept: %d within one instruction, %d across two; the checks assume at least %d "
+              "(tc/fp8_gemm_check.hpp) -> %s\n",
+              same.bits_kept(), next.bits_kept(), tc::kFp8AccumulatorBits,
+              bits >= tc::kFp8AccumulatorBits ? "holds" : "DOES NOT HOLD");
+  return bits >= tc::kFp8AccumulatorBits;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,8 +99,11 @@ int main(int argc, char** argv) {
     if (driver.runs_type("e4m3"))
       for (const tc::GemmShape& s : o.sizes) tc::require_memory("fp8 at this size", fp8_memory(s, 2));
 
-    // (4) The fp8 step at every size.
+    // (3b) Step 2's probe: how many bits the fp8 accumulator keeps, within one wgmma and across two.
     bool all_ok = true;
+    if (driver.runs_type("e4m3")) all_ok &= print_accumulator_probe();
+
+    // (4) The fp8 step at every size.
     std::vector<Fp8Row> fp8_rows;
     if (driver.runs_type("e4m3"))
       for (const tc::GemmShape& s : o.sizes) {

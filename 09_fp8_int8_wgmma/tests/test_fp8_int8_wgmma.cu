@@ -14,6 +14,7 @@
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "fp8_run.cuh"
+#include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
 #include "step5_int8.cuh"
 #include "tc/cublas_reference.hpp"
@@ -210,5 +211,17 @@ TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its p
     };
     CHECK_FALSE(passes(PlantedFp8{}));
     CHECK(passes(Fp8Gemm<tc::E4M3BF16>{}));
+  }
+}
+
+TEST_CASE("the fp8 accumulator keeps at least the bits the checks assume", "[gpu][probe]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  for (int small_k : {1, 32}) {
+    const AccumulatorProbe p = probe_fp8_accumulator(small_k);
+    INFO("small product at K index " << small_k << ": " << p.bits_kept() << " bits kept");
+    CHECK(p.bits_kept() >= tc::kFp8AccumulatorBits);
+    // fp32 itself keeps 24: a probe that reports more than fp32 holds is not measuring the accumulator.
+    CHECK(p.bits_kept() <= 24);
+    for (int g = 0; g < p.bits_kept(); ++g) CHECK((p.exact[0][g] && p.exact[1][g]));
   }
 }
