@@ -111,9 +111,10 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s) {
   const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
   auto time = [&](auto&& fn) { return timing.median_ms(fn); };
   const tc::CublasLtFp8Matmul<Fp8, Out> fast(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
-                                             scale_b.data(), tc::Fp8Accumulation::Fast);
+                                             scale_b.data(), tc::Fp8Scaling::PerTensor, tc::Fp8Accumulation::Fast);
   const tc::CublasLtFp8Matmul<Fp8, Out> exact(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
-                                              scale_b.data(), tc::Fp8Accumulation::Exact);
+                                              scale_b.data(), tc::Fp8Scaling::PerTensor,
+                                              tc::Fp8Accumulation::Exact);
   if (fast.algorithms() > 0) {  // cuBLASLt's error on the same operands, from C's same input
     std::vector<double> c_double;
     if (beta != 0.0f) c.upload(fp8_c_input<Out>(s, tc::Fp8Set::Random, o.seed + 7, c_double));

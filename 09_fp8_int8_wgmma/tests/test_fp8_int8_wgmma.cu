@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "step1_fp8_per_tensor.cuh"
 #include "step5_int8.cuh"
 #include "tc/cublas_reference.hpp"
+#include "tc/cublaslt_fp8.hpp"
 #include "tc/fp8_gemm_check.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc_test/catch.hpp"
@@ -223,5 +225,66 @@ TEST_CASE("the fp8 accumulator keeps at least the bits the checks assume", "[gpu
     // fp32 itself keeps 24: a probe that reports more than fp32 holds is not measuring the accumulator.
     CHECK(p.bits_kept() <= 24);
     for (int g = 0; g < p.bits_kept(); ++g) CHECK((p.exact[0][g] && p.exact[1][g]));
+  }
+}
+
+TEST_CASE("the block quantizer maps each block's largest magnitude to 448 and rounds the rest to nearest", "[fp8]") {
+  // 3 x 300 by 300 x 200: ragged K groups (128, 128, 44) and column blocks (128, 72).
+  const tc::Fp8Operands<__nv_fp8_e4m3> o =
+      tc::make_fp8_block_operands<__nv_fp8_e4m3>(3, 200, 300, tc::Fp8Set::Random, 11);
+  REQUIRE(o.block);
+  CHECK(o.sa.size() == std::size_t(3) * 3);
+  CHECK(o.sb.size() == std::size_t(2) * 3);
+  for (int i = 0; i < 3; ++i)
+    for (int g = 0; g < 3; ++g) {
+      double largest = 0.0;
+      for (int l = g * 128; l < std::min(300, g * 128 + 128); ++l)
+        largest = std::max(largest, std::fabs(tc::to_double(o.a[std::size_t(i) * 300 + l])));
+      CHECK(largest == 448.0);  // the block's amax over its scale, rounded: 448 exactly
+    }
+  for (int jb = 0; jb < 2; ++jb)
+    for (int g = 0; g < 3; ++g) {
+      double largest = 0.0;
+      for (int j = jb * 128; j < std::min(200, jb * 128 + 128); ++j)
+        for (int l = g * 128; l < std::min(300, g * 128 + 128); ++l)
+          largest = std::max(largest, std::fabs(tc::to_double(o.b[std::size_t(j) * 300 + l])));
+      CHECK(largest == 448.0);
+    }
+  // Saturation: a value past the largest finite one (a scale smaller than amax / 448) becomes 448, not NaN.
+  CHECK(tc::to_double(tc::ElementTraits<__nv_fp8_e4m3>::from_double(449.0 * 1.5)) == 448.0);
+}
+
+TEST_CASE("cuBLASLt's fp8 GEMM computes what the chapter's checks expect: per-tensor scales with and without fast "
+          "accumulation, and block scales read where tc/layouts/block_scale.hpp puts them",
+          "[gpu][yardstick]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const tc::CublasLtHandle lt;
+  using Fp8 = __nv_fp8_e4m3;
+  for (auto [m, n, k] : {std::tuple{256, 384, 512}, std::tuple{4096, 4096, 1024}}) {
+    for (tc::Fp8Scaling scaling : {tc::Fp8Scaling::PerTensor, tc::Fp8Scaling::Block}) {
+      const tc::Fp8Operands<Fp8> o = scaling == tc::Fp8Scaling::Block
+                                         ? tc::make_fp8_block_operands<Fp8>(m, n, k, tc::Fp8Set::Exact, 13)
+                                         : tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Exact, 13);
+      const tc::DeviceBuffer<Fp8> a(o.a), b(o.b);
+      const tc::DeviceBuffer<float> sa(scaling == tc::Fp8Scaling::Block ? o.sa : std::vector<float>{o.scale_a});
+      const tc::DeviceBuffer<float> sb(scaling == tc::Fp8Scaling::Block ? o.sb : std::vector<float>{o.scale_b});
+      const tc::GemmReference ref = tc::fp8_reference(cublas, o, 1.0, 0.0, {});
+      tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(m) * n);
+      for (tc::Fp8Accumulation acc : {tc::Fp8Accumulation::Exact, tc::Fp8Accumulation::Fast}) {
+        const tc::CublasLtFp8Matmul<Fp8, __nv_bfloat16> plan(lt, m, n, k, k, k, m, 1.0f, 0.0f, sa.data(), sb.data(),
+                                                             scaling, acc);
+        INFO(m << "x" << n << "x" << k << (scaling == tc::Fp8Scaling::Block ? " block" : " per-tensor")
+                << (acc == tc::Fp8Accumulation::Fast ? ", fast" : ", exact") << ": " << plan.refusal());
+        REQUIRE(plan.algorithms() > 0);
+        TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));
+        plan.run(0, a.data(), b.data(), c.data());
+        const std::vector<__nv_bfloat16> got = c.download();
+        const tc::CompareResult r =
+            tc::compare(m, n, k, got.data(), m, ref, tc::Tolerance::exact_operands<__nv_bfloat16>());
+        INFO(r.summary());
+        CHECK(r.passed);
+      }
+    }
   }
 }

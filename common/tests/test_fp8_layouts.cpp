@@ -85,7 +85,7 @@ TEST_CASE("block scaling: every scale has one place, and the factored sum is the
   const int groups = tc::scale_groups(k), blocks = tc::scale_column_blocks(n);
   CHECK(groups == 3);
   CHECK(blocks == 3);
-  const int ld_sa = m + 2, ld_sb = blocks + 1;  // padded leading dimensions, as a caller may pass
+  const int ld_sa = m + 2, ld_sb = groups + 1;  // padded leading dimensions, as a caller may pass
   std::set<std::size_t> a_places, b_places;
   for (int g = 0; g < groups; ++g) {
     for (int i = 0; i < m; ++i) a_places.insert(tc::a_scale_index(i, g, ld_sa));
@@ -94,14 +94,14 @@ TEST_CASE("block scaling: every scale has one place, and the factored sum is the
   CHECK(a_places.size() == std::size_t(m) * groups);       // one scale per row and group
   CHECK(b_places.size() == std::size_t(blocks) * groups);  // one per 128-column block and group
   CHECK(*a_places.rbegin() < std::size_t(groups) * ld_sa);
-  CHECK(*b_places.rbegin() < std::size_t(groups) * ld_sb);
+  CHECK(*b_places.rbegin() < std::size_t(blocks) * ld_sb);
 
   // Quantize random operands block by block, then compare C from the scaled group sums with C from the dequantized
   // values: the same terms, grouped differently, so equal to within the rounding of the double sums.
   std::mt19937 random(7);
   std::normal_distribution<float> value(0.0f, 3.0f);
   std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), sa(std::size_t(groups) * ld_sa, 0.0f),
-      sb(std::size_t(groups) * ld_sb, 0.0f);
+      sb(std::size_t(blocks) * ld_sb, 0.0f);
   for (float& x : a) x = value(random);
   for (float& x : b) x = value(random);
   std::vector<std::uint8_t> aq(a.size()), bq(b.size());

@@ -5,8 +5,12 @@
 // or e5m2 A and B, fp32 accumulation (CUBLAS_COMPUTE_32F, scale type fp32), C and D of type Out (bf16 or fp32), in
 // place on C. cuBLASLt's fp8 kernels take A transposed and B not ("TN"): A stored k x m column-major (that is,
 // row-major m x k, K-major) with lda >= k, B stored k x n column-major (K-major) with ldb >= k, C m x n column-major with
-// ldc >= m; the same bytes chapter 09's kernels read. scale_a and scale_b are per-tensor fp32 scales in device memory
-// (CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, _B_SCALE_POINTER), read when the GEMM runs. Fp8Accumulation::Fast sets
+// ldc >= m; the same bytes chapter 09's kernels read. scale_a and scale_b are fp32 scales in device memory
+// (CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, _B_SCALE_POINTER), read when the GEMM runs: one per tensor
+// (Fp8Scaling::PerTensor), or DeepSeek-V3's blocks (Fp8Scaling::Block: CUBLASLT_MATMUL_DESC_A_SCALE_MODE =
+// CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F, one scale per row of A and 128 values of K, and _B_SCALE_MODE =
+// CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F, one per 128 x 128 block of B), stored as tc/layouts/block_scale.hpp
+// says with ld_sa = m and ld_sb = scale_groups(k), the dense layout cuBLASLt reads. Fp8Accumulation::Fast sets
 // CUBLASLT_MATMUL_DESC_FAST_ACCUM: the kernels then accumulate in the tensor cores' fp8 accumulator for the whole K,
 // without promotion to fp32 (faster, less precise: chapter 09, step 2). A 64 MiB workspace (kLtWorkspaceBytes) goes to
 // the heuristic and to every call. Where cuBLASLt has no algorithm (a layout or leading dimension it refuses, k = 0),
@@ -14,7 +18,8 @@
 // Errors: tc::CudaError for a failed CUDA or cuBLASLt call other than the heuristic's refusal; std::invalid_argument
 // for sizes or leading dimensions cuBLAS's rules reject, and for a candidate index out of range.
 // Source: cuBLAS documentation, "cublasLtMatmul()" (the FP8 requirements: "TN" format, fp32 scale type),
-// cublasLtMatmulDescAttributes_t (CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, CUBLASLT_MATMUL_DESC_FAST_ACCUM).
+// cublasLtMatmulDescAttributes_t (CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, _A_SCALE_MODE, CUBLASLT_MATMUL_DESC_FAST_ACCUM),
+// cublasLtMatmulMatrixScale_t (cuBLAS 12.9 and later).
 #pragma once
 
 #include "tc/check.hpp"
@@ -33,6 +38,7 @@
 
 namespace tc {
 
+enum class Fp8Scaling { PerTensor, Block };
 enum class Fp8Accumulation { Exact, Fast };
 
 template <typename Fp8, typename Out>
@@ -42,7 +48,8 @@ class CublasLtFp8Matmul {
 
  public:
   CublasLtFp8Matmul(const CublasLtHandle& handle, int m, int n, int k, int lda, int ldb, int ldc, float alpha,
-                    float beta, const float* scale_a, const float* scale_b, Fp8Accumulation accumulation)
+                    float beta, const float* scale_a, const float* scale_b, Fp8Scaling scaling,
+                    Fp8Accumulation accumulation)
       : handle_(handle), alpha_(alpha), beta_(beta) {
     validate_gemm_arguments(Op::T, Op::N, m, n, k, lda, ldb, ldc, ldc);
     TC_CHECK(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F));
@@ -51,6 +58,12 @@ class CublasLtFp8Matmul {
     TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
     TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_a, sizeof scale_a));
     TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_b, sizeof scale_b));
+    if (scaling == Fp8Scaling::Block) {
+      const cublasLtMatmulMatrixScale_t a_mode = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+      const cublasLtMatmulMatrixScale_t b_mode = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+      TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &a_mode, sizeof a_mode));
+      TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &b_mode, sizeof b_mode));
+    }
     const std::int8_t fast = accumulation == Fp8Accumulation::Fast ? 1 : 0;
     TC_CHECK(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
     constexpr cudaDataType_t in = std::is_same_v<Fp8, __nv_fp8_e4m3> ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "tc/compare.hpp"
+#include "tc/layouts/block_scale.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/precisions_8bit.hpp"
 #include "tc/random.hpp"
@@ -59,12 +60,27 @@ inline Fp8ExactRange fp8_exact_range(int k) {
 
 enum class Fp8Set { Exact, Random };
 
-// One operand set: A (m x k, row-major, lda = k) and B (k x n, column-major, ldb = k) as fp8, and their scales.
+// One operand set: A (m x k, row-major, lda = k) and B (k x n, column-major, ldb = k) as fp8, and their scales: one
+// per tensor, or (block) one per row of A and K group in sa and one per 128 x 128 block of B in sb, stored as
+// tc/layouts/block_scale.hpp says with ld_sa = m and ld_sb = scale_groups(k).
 template <typename Fp8>
 struct Fp8Operands {
   int m = 0, n = 0, k = 0;
   std::vector<Fp8> a, b;
   float scale_a = 1.0f, scale_b = 1.0f;
+  bool block = false;
+  std::vector<float> sa, sb;
+  int ld_sa() const { return m; }
+  int ld_sb() const { return scale_groups(k); }
+  // The real value element (i, l) of A, and (l, j) of B, stand for: the fp8 value times its scale.
+  double a_value(int i, int l) const {
+    const double s = block ? sa[a_scale_index(i, l / kScaleBlockK, ld_sa())] : scale_a;
+    return ElementTraits<Fp8>::to_double(a[std::size_t(i) * k + l]) * s;
+  }
+  double b_value(int l, int j) const {
+    const double s = block ? sb[b_scale_index(j, l / kScaleBlockK, ld_sb())] : scale_b;
+    return ElementTraits<Fp8>::to_double(b[std::size_t(j) * k + l]) * s;
+  }
 };
 
 // The per-tensor scale that maps amax to the format's largest finite value; 1 for an all-zero tensor.
@@ -82,6 +98,51 @@ std::vector<Fp8> fp8_quantize(const std::vector<float>& x, float scale) {
   for (std::size_t i = 0; i < x.size(); ++i) q[i] = ElementTraits<Fp8>::from_double(double(x[i]) / scale);
   return q;
 }
+
+// DeepSeek-V3's quantizer on the host: A (m x k, row-major) in 1 x 128 blocks along K, B (k x n, column-major) in
+// 128 x 128 blocks, each block's scale block_scale_for_amax of its largest magnitude, every value rounded to nearest
+// even and saturated (tc::fp8_encode). The scales go into sa and sb (block_scale.hpp's layout, dense).
+template <typename Fp8>
+void fp8_quantize_blocks(const std::vector<float>& a, const std::vector<float>& b, Fp8Operands<Fp8>& o) {
+  const int m = o.m, n = o.n, k = o.k, groups = scale_groups(k), blocks = scale_column_blocks(n);
+  o.block = true;
+  o.sa.assign(std::size_t(groups) * o.ld_sa(), 1.0f);
+  o.sb.assign(std::size_t(blocks) * o.ld_sb(), 1.0f);
+  o.a.resize(a.size());
+  o.b.resize(b.size());
+  for (int g = 0; g < groups; ++g) {
+    const int l0 = g * kScaleBlockK, l1 = std::min(k, l0 + kScaleBlockK);
+    for (int i = 0; i < m; ++i) {
+      float amax = 0.0f;
+      for (int l = l0; l < l1; ++l) amax = std::max(amax, std::fabs(a[std::size_t(i) * k + l]));
+      const float s = o.sa[a_scale_index(i, g, o.ld_sa())] = block_scale_for_amax(amax, kFp8FormatOf<Fp8>);
+      for (int l = l0; l < l1; ++l) {
+        const std::size_t at = std::size_t(i) * k + l;
+        o.a[at] = ElementTraits<Fp8>::from_double(a[at] / s);
+      }
+    }
+    for (int jb = 0; jb < blocks; ++jb) {
+      const int j0 = jb * kScaleBlockK, j1 = std::min(n, j0 + kScaleBlockK);
+      float amax = 0.0f;
+      for (int j = j0; j < j1; ++j)
+        for (int l = l0; l < l1; ++l) amax = std::max(amax, std::fabs(b[std::size_t(j) * k + l]));
+      const float s = o.sb[b_scale_index(j0, g, o.ld_sb())] = block_scale_for_amax(amax, kFp8FormatOf<Fp8>);
+      for (int j = j0; j < j1; ++j)
+        for (int l = l0; l < l1; ++l) {
+          const std::size_t at = std::size_t(j) * k + l;
+          o.b[at] = ElementTraits<Fp8>::from_double(b[at] / s);
+        }
+    }
+  }
+}
+
+// The block-scaled sets: the exact set's values (above) with every block's scale a power of two in {1/2, 1, 2}, drawn
+// at random, so that a scale applied to the wrong block or row, or dropped, changes the sum, while every partial sum
+// times its factor, and their fp32 sum, stay exact (at most 2^11 x 4, in units of 1/4: 15 bits); or the random set's
+// reals, each 1 x 128 block of A and 128 x 128 block of B first multiplied by 2^e, e uniform in [-4, 4] (magnitudes
+// that differ from block to block, which per-tensor scales lose precision on), then quantized by fp8_quantize_blocks.
+template <typename Fp8>
+Fp8Operands<Fp8> make_fp8_block_operands(int m, int n, int k, Fp8Set set, std::uint64_t seed);
 
 template <typename Fp8>
 Fp8Operands<Fp8> make_fp8_operands(int m, int n, int k, Fp8Set set, std::uint64_t seed) {
@@ -113,16 +174,51 @@ Fp8Operands<Fp8> make_fp8_operands(int m, int n, int k, Fp8Set set, std::uint64_
   return o;
 }
 
-// D = alpha * scale_a * scale_b * A * B + beta * C in fp64 on the dequantized operands (C: m x n column-major, ldc =
-// m, empty when beta == 0). Every dequantized value is exact in double and every product too (4 + 24 significand
-// bits), so the reference's own error is the DGEMM's sums', at most k * 2^-53 relative to the magnitude: not rounded
-// in tc::compare's sense.
+template <typename Fp8>
+Fp8Operands<Fp8> make_fp8_block_operands(int m, int n, int k, Fp8Set set, std::uint64_t seed) {
+  if (m < 1 || n < 1 || k < 0) throw std::invalid_argument("fp8 operands need m, n >= 1 and k >= 0");
+  if (set == Fp8Set::Exact) {
+    Fp8Operands<Fp8> o = make_fp8_operands<Fp8>(m, n, k, Fp8Set::Exact, seed);
+    o.block = true;
+    o.sa.resize(std::size_t(scale_groups(k)) * o.ld_sa());
+    o.sb.resize(std::size_t(scale_column_blocks(n)) * o.ld_sb());
+    std::vector<float> e(o.sa.size() + o.sb.size());
+    fill_random_integers(e, seed + 5, 1);  // exponents in {-1, 0, 1}
+    for (std::size_t i = 0; i < o.sa.size(); ++i) o.sa[i] = std::ldexp(1.0f, int(e[i]));
+    for (std::size_t i = 0; i < o.sb.size(); ++i) o.sb[i] = std::ldexp(1.0f, int(e[o.sa.size() + i]));
+    return o;
+  }
+  Fp8Operands<Fp8> o;
+  o.m = m, o.n = n, o.k = k;
+  std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n);
+  fill_random(a, seed, Fill::Real);
+  fill_random(b, seed + 1, Fill::Real);
+  std::vector<float> e(std::size_t(scale_groups(k)) * (m + scale_column_blocks(n)));
+  fill_random_integers(e, seed + 2, 4);  // block magnitudes 2^-4 .. 2^4
+  for (int i = 0; i < m; ++i)
+    for (int l = 0; l < k; ++l)
+      a[std::size_t(i) * k + l] *= std::ldexp(1.0f, int(e[std::size_t(l / kScaleBlockK) * m + i]));
+  const std::size_t b_first = std::size_t(scale_groups(k)) * m;
+  for (int j = 0; j < n; ++j)
+    for (int l = 0; l < k; ++l)
+      b[std::size_t(j) * k + l] *= std::ldexp(
+          1.0f, int(e[b_first + std::size_t(j / kScaleBlockK) * scale_groups(k) + l / kScaleBlockK]));
+  fp8_quantize_blocks(a, b, o);
+  return o;
+}
+
+// D = alpha * A * B + beta * C in fp64 on the dequantized operands (each fp8 value times its scale: Fp8Operands's
+// a_value and b_value; C: m x n column-major, ldc = m, empty when beta == 0). Every dequantized value is exact in
+// double and every product too (4 + 24 significand bits), so the reference's own error is the DGEMM's sums', at most
+// k * 2^-53 relative to the magnitude: not rounded in tc::compare's sense.
 template <typename Fp8>
 GemmReference fp8_reference(const CublasHandle& cublas, const Fp8Operands<Fp8>& o, double alpha, double beta,
                             const std::vector<double>& c) {
   std::vector<double> a(o.a.size()), b(o.b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = ElementTraits<Fp8>::to_double(o.a[i]) * o.scale_a;
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = ElementTraits<Fp8>::to_double(o.b[i]) * o.scale_b;
+  for (int i = 0; i < o.m; ++i)
+    for (int l = 0; l < o.k; ++l) a[std::size_t(i) * o.k + l] = o.a_value(i, l);
+  for (int j = 0; j < o.n; ++j)
+    for (int l = 0; l < o.k; ++l) b[std::size_t(j) * o.k + l] = o.b_value(l, j);
   // A row-major m x k is cuBLAS's k x m column-major with op T; B column-major k x n with op N.
   const int ld = std::max(o.k, 1);  // cuBLAS's rule, where k = 0
   GemmReference ref =

@@ -8,9 +8,12 @@
 // so over one K group the scales factor out of the sum, and a GEMM can run each group's 128-long dot product on
 // 8-bit values and scale the partial sum once ("promotion", with the scales applied as it adds):
 //   C(i, j) = sum over g of  sa(i, g) * sb(j / 128, g) * sum over k in group g of  Aq(i, k) * Bq(k, j).
-// Storage, chosen so that one K group's scales for a tile are one contiguous run (what a TMA load or a cp.async fetches
-// beside the slice of A or B they scale): sa is groups(K) rows of M scales, M contiguous, ld_sa >= M apart; sb is
-// groups(K) rows of blocks(N) scales, ld_sb >= blocks(N) apart. A quantizer takes a block's largest magnitude to the
+// Storage, as cuBLASLt's block-scaled fp8 GEMM reads it, so that the chapter's kernels and the yardstick take the same
+// scale tensors: sa is groups(K) rows of M scales, M contiguous, ld_sa >= M apart (VEC128_32F: one K group's scales
+// for a tile of rows are one contiguous run, what a TMA load fetches beside the slice of A they scale); sb is
+// blocks(N) rows of groups(K) scales, K groups contiguous, ld_sb >= groups(K) apart (BLK128x128_32F: a column block's
+// scales for every K group in one run). cuBLASLt's documentation gives the modes, not this order: chapter 09's GPU
+// test of the yardstick against fp64 is what holds it, and fails on the other. A quantizer takes a block's largest magnitude to the
 // format's largest finite value: scale = amax / max (1 for an all-zero block), Aq = round(A / scale).
 // Units: elements and groups; scales are fp32. Preconditions: as each function states. Source: DeepSeek-V3
 // Technical Report (arXiv 2412.19437), section 3.3, "FP8 Training"; cuBLAS 12.9, "Block Scaling"
@@ -37,10 +40,10 @@ __host__ __device__ constexpr int scale_column_blocks(int n) { return (n + kScal
 __host__ __device__ constexpr std::size_t a_scale_index(int row, int g, int ld_sa) {
   return std::size_t(g) * std::size_t(ld_sa) + std::size_t(row);
 }
-// Where B's scale for (column col, K group g) is in sb: g * ld_sb + col / 128. Preconditions: 0 <= col < N,
-// scale_column_blocks(N) <= ld_sb.
+// Where B's scale for (column col, K group g) is in sb: (col / 128) * ld_sb + g. Preconditions: 0 <= col < N,
+// 0 <= g < scale_groups(K) <= ld_sb.
 __host__ __device__ constexpr std::size_t b_scale_index(int col, int g, int ld_sb) {
-  return std::size_t(g) * std::size_t(ld_sb) + std::size_t(col / kScaleBlockK);
+  return std::size_t(col / kScaleBlockK) * std::size_t(ld_sb) + std::size_t(g);
 }
 // The factor that multiplies C(row, col)'s partial sum over K group g.
 __host__ __device__ constexpr float block_scale_factor(const float* sa, int ld_sa, const float* sb, int ld_sb, int row,
