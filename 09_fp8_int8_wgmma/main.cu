@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "explain.cuh"
 #include "fp8_run.cuh"
 #include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
@@ -27,24 +28,6 @@ namespace {
 template <typename P>
 tc::DriverGroup<typename P::Input, std::int32_t> int8_group() {
   return {P::name, tc::Op::T, tc::Op::N, {tc::driver_kernel<Gemm8<Step5Int8, Step5Tile, P>>()}};
-}
-
-// (2) What the kernels read: one slice, and the exact set's range at each size.
-void explain(const tc::RunOptions& o) {
-  std::printf("\n== an 8-bit slice (tc/wgmma_slice.cuh) ==\n"
-              "one stage row: %d bytes = %d 8-bit values of K (chapter 08: %d 16-bit ones); a wgmma K step: %d "
-              "values = 32 bytes of each row, %d steps a slice\n",
-              tc::kSliceBytes, tc::kSliceElements<std::int8_t>, tc::kSliceElements<__half>,
-              tc::kWgmmaStepK<std::int8_t>, tc::kSliceBytes / 32);
-  std::printf("\n== the fp8 exact set (tc/fp8_gemm_check.hpp): every partial sum an integer of magnitude <= %d ==\n",
-              tc::kFp8ExactSumLimit);
-  for (const tc::GemmShape& s : o.sizes) {
-    const tc::Fp8ExactRange r = tc::fp8_exact_range(s.k);
-    std::printf("k = %-6d values in [-%d, %d]", s.k, r.r, r.r);
-    if (r.q > 1) std::printf(", row i of A nonzero at K indices l = i (mod %d) only: at most %d terms a sum", r.q,
-                             (s.k + r.q - 1) / r.q);
-    std::printf("\n");
-  }
 }
 
 // The probe's table: for each gap g, whether 2^16 + 2^(16 - g) and 2^16 - 2^(16 - g) came out exact, with the small

@@ -63,6 +63,7 @@ __device__ inline void mma_slice(float (&acc)[N / 2], std::uint32_t a_slice, std
 }
 // [/doc:descriptor]
 
+// [doc:row_blocks]
 // mma_slice for a warpgroup that holds RowBlocks accumulators of 64 rows each (1: the four wgmmas of mma_slice; 3:
 // chapter 08's taller tile), on the slices whose first K step's descriptors (slice_descriptor(slice, 0)) are `a_first`
 // and `b_first`: A's rows r * 64 .. r * 64 + 63 of the slice (8 KB further each: 64 rows of 128 bytes) times the same
@@ -91,6 +92,7 @@ __device__ inline void mma_slice_row_blocks(wgmma_accumulator_t<Input> (&acc)[Ro
   }
   wgmma_commit_group();
 }
+// [/doc:row_blocks]
 
 // The 1024-byte aligned start of the dynamic shared memory, whose base is only 16-byte aligned: a kernel asks for
 // 1024 bytes of slack and rounds up, so that every slice starts on a 128B-swizzle atom.
