@@ -60,9 +60,11 @@ std::vector<Out> fp8_c_input(const tc::GemmShape& s, tc::Fp8Set set, std::uint64
   return out;
 }
 
-// Step 1 (Gemm: Gemm8<Step1Fp8, ..., P>) at one size: both checks, the errors, the timings.
+// An fp8 step (Gemm: Gemm8<Step, Tile, P>) at one size: both checks, the errors, the timings. The yardsticks are
+// timed once a size (the operands are the same for every step): `previous`, the row of an earlier step at this size,
+// or nullptr, lends them.
 template <typename Gemm>
-Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s) {
+Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row* previous = nullptr) {
   using Fp8 = typename Gemm::Input;
   using Out = typename Gemm::Out;
   const tc::RunOptions& o = driver.options();
@@ -122,6 +124,11 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s) {
     row.lt_errors = tc::fp8_errors(m, n, c.download().data(), m, ref);
   }
   row.ms = time([&] { launch(rnd, a, b); });
+  if (previous != nullptr) {
+    row.fast = previous->fast;
+    row.exact = previous->exact;
+    return row;
+  }
   row.fast = tc::time_lt_plan(fast, time, a.data(), b.data(), c.data());
   row.exact = tc::time_lt_plan(exact, time, a.data(), b.data(), c.data());
   return row;
@@ -135,13 +142,15 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
   std::printf("%-16s %-18s %9s %9s %10s %10s %10s %10s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
               "%LtFastBst", "%LtExact1st", "%LtExactBst");
   auto pct = [](double lt_ms, double ms) { return lt_ms > 0.0 ? 100.0 * lt_ms / ms : -1.0; };
-  for (const Fp8Row& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Fp8Row& r = rows[i];
     const double flops = tc::gemm_flops(r.size.m, r.size.n, r.size.k);
     const std::string size =
         std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
     std::printf("%-16s %-18s %9.4f %9.1f %9.1f%% %9.1f%% %10.1f%% %9.1f%%\n", size.c_str(), r.kernel.c_str(), r.ms,
                 tc::tflops(flops, r.ms), pct(r.fast.first_ms, r.ms), pct(r.fast.best_ms, r.ms),
                 pct(r.exact.first_ms, r.ms), pct(r.exact.best_ms, r.ms));
+    if (i + 1 < rows.size() && rows[i + 1].size == r.size) continue;  // the yardsticks after a size's last step
     std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt fast accumulation, best of %d)\n", "", "cuBLASLt fast",
                 r.fast.best_ms, tc::tflops(flops, r.fast.best_ms), r.fast.candidates);
     std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt exact accumulation, best of %d)\n", "", "cuBLASLt exact",

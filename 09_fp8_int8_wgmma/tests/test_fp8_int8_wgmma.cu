@@ -1,10 +1,12 @@
 // Chapter 09 tests. GPU (SM 9.0 only): the int8 step (s8, u8) through the project's two checks (both exact for 8-bit
 // integers) on one tile, many tiles, ragged shapes (TMA clipping, and the padded path for k = 1000 and 65), k = 0 and
-// every int32 scale; the fp8 step (bf16 and fp32 D) on the exact set (every element equal to the fp64 reference up to
-// the output's rounding) and the random set (within the unpromoted bound), on the same shapes, 4095 x 4097 x 1000
-// included; in [large], both steps at 8192^3, and a bug planted in the kernel's own producer (one box of A loaded
-// twice) failing the exact check of each at 8192^3. Host: the exact set's range keeps every partial sum under the
-// limit, the fp8 traits round and saturate as cvt does, and the launchers' one-line errors.
+// every int32 scale; the fp8 steps 1 and 3 (bf16 and fp32 D) on the exact set (every element equal to the fp64
+// reference up to the output's rounding) and the random set (within the unpromoted bound), on the same shapes,
+// 4095 x 4097 x 1000 included; the probe against the checks' premise; cuBLASLt's fp8 GEMM (the yardstick) on the
+// exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks failing at 8192^3 on
+// a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a K group skipped).
+// Host: the exact set's range keeps every partial sum under the limit, the fp8 traits and the block quantizer round
+// and saturate as cvt does, and the launchers' one-line errors.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "fp8_run.cuh"
 #include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
+#include "step3_promotion.cuh"
 #include "step5_int8.cuh"
 #include "tc/cublas_reference.hpp"
 #include "tc/cublaslt_fp8.hpp"
@@ -31,8 +34,10 @@ template <typename P>
 using Int8Gemm = Gemm8<Step5Int8, Step5Tile, P>;
 template <typename P>
 using Fp8Gemm = Gemm8<Step1Fp8, Step1Tile, P>;
+template <typename P>
+using PromotedGemm = Gemm8<Step3Promotion, Step3Tile, P>;
 
-// f(P{}) for both int8 precisions, and for both fp8 ones.
+// f(P{}) for both int8 precisions; f(Gemm{}) for both fp8 steps at both fp8 precisions.
 template <typename F>
 void for_each_int8(F&& f) {
   f(tc::S8S32{});
@@ -40,8 +45,10 @@ void for_each_int8(F&& f) {
 }
 template <typename F>
 void for_each_fp8(F&& f) {
-  f(tc::E4M3BF16{});
-  f(tc::E4M3F32{});
+  f(Fp8Gemm<tc::E4M3BF16>{});
+  f(Fp8Gemm<tc::E4M3F32>{});
+  f(PromotedGemm<tc::E4M3BF16>{});
+  f(PromotedGemm<tc::E4M3F32>{});
 }
 
 // Gemm (an fp8 step) on one operand set at (m, n, k): C poisoned with NaN (beta == 0) or set to small values, the
@@ -147,13 +154,13 @@ TEST_CASE("the int8 step passes both checks on one tile, many tiles, ragged shap
   });
 }
 
-TEST_CASE("the fp8 step passes both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
+TEST_CASE("the fp8 steps pass both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  for_each_fp8([&](auto p) {
-    using G = Fp8Gemm<decltype(p)>;
+  for_each_fp8([&](auto gemm) {
+    using G = decltype(gemm);
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-      check_fp8<G>(cublas, 192, 256, 128, alpha, beta);    // one tall tile, one slice
+      check_fp8<G>(cublas, 192, 256, 128, alpha, beta);    // one tall tile (step 3: two rows of tiles), one slice
       check_fp8<G>(cublas, 17, 33, 65, alpha, beta);       // the padded path (lda = 65)
       check_fp8<G>(cublas, 384, 512, 448, alpha, beta);    // 2 M tiles of 192 and 3.5 slices
     }
@@ -169,9 +176,11 @@ TEST_CASE("both steps pass both checks at 8192^3", "[gpu][gemm][large]") {
   tc::test::check_launcher<Int8Gemm<tc::S8S32>>(cublas, 8192, 8192, 8192, 1, 0, 79);
   tc::test::check_launcher<Int8Gemm<tc::U8S32>>(cublas, 8192, 8192, 8192, 2, -1, 79);
   check_fp8<Fp8Gemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
+  check_fp8<PromotedGemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
 }
 
-TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer (one box of A loaded twice)",
+TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer (one box of A loaded twice), "
+          "and step 3 with a promotion that skips a group",
           "[gpu][gemm][large][mutation]") {
   // PlantedBug::ABoxRepeated: the producer asks TMA for the second 64-row box of A at the first box's row, so rows
   // 64..127 of every tile get rows 0..63's products; both exact checks must see it, and the unplanted kernel pass.
@@ -213,6 +222,9 @@ TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its p
     };
     CHECK_FALSE(passes(PlantedFp8{}));
     CHECK(passes(Fp8Gemm<tc::E4M3BF16>{}));
+    // Step 3 with a promotion that skips K group 1 (PlantedBug::PromotionSkipsGroup): every element misses one group.
+    CHECK_FALSE(passes(Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::PromotionSkipsGroup>, tc::E4M3BF16>{}));
+    CHECK(passes(PromotedGemm<tc::E4M3BF16>{}));
   }
 }
 

@@ -27,6 +27,7 @@
 #include "tc/persistent_grid.cuh"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
+#include "tc/ws_producer.cuh"
 #include "tc/ws_tile.cuh"
 
 #include <cuda.h>
@@ -76,37 +77,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
-    if (threadIdx.x == 0) {
-      int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
-      // One tile's slices: `a_boxes` 64-row boxes of A (three for a tall tile, two for a short one: a compile-time
-      // count, as a runtime loop's addresses took the producer past its 24 registers) and this block's part of B.
-      auto load_tile = [&](const tc::PlannedTile& tile, auto a_boxes) {
-        constexpr int kABytes = decltype(a_boxes)::value * Tile::kABoxRows * Tile::kRowBytes;
-        for (int s = 0; s < slices; ++s, ++it) {
-          const tc::RingSlot slot = tc::ring_slot(it, S);
-          tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
-          // This block's A boxes and all of B, whoever loads each part (tc/layouts/cluster.hpp).
-          tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage], tc::cluster_full_bytes(kABytes, Tile::kSliceBBytes));
-#pragma unroll
-          for (int r = 0; r < decltype(a_boxes)::value; ++r)
-            tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
-                                                         &map_a, s * kSliceK, tc::a_box_row<Tile>(tile.row, r),
-                                                         &smem.full[slot.stage]);
-          // This block's part of B, into every block of the cluster.
-          const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
-          tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
-              smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * kSliceK, tile.col + part,
-              &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
-        }
-      };
-      for (int t = first; t < plan.count(); t += stride) {
-        const tc::PlannedTile tile = tile_at(t);
-        if (tile.height == Tile::ShortM)  // a short tile has fewer rows of A
-          load_tile(tile, std::integral_constant<int, Tile::ShortM / Tile::kABoxRows>{});
-        else
-          load_tile(tile, std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
-      }
-    }
+    if (threadIdx.x == 0)
+      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices);  // tc/ws_producer.cuh
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;

@@ -21,10 +21,11 @@
 
 namespace tc {
 
-// A bug planted on purpose in the kernel's own code when its tile names it: for the test that proves the exact check
+// A bug planted on purpose in the kernel's own code when its tile names it: for the tests that prove the exact check
 // catches a bug in the kernel itself at 8192^3 ("... a bug planted in its producer ..."). Every kernel a chapter runs
-// has PlantedBug::None, which compiles to the code as written.
-enum class PlantedBug { None, ABoxRepeated };
+// has PlantedBug::None, which compiles to the code as written. ABoxRepeated: the producer loads one box of A twice
+// (chapter 08's step 5, chapter 09); PromotionSkipsGroup: a promoted kernel never adds K group 1 (chapter 09).
+enum class PlantedBug { None, ABoxRepeated, PromotionSkipsGroup };
 
 // [doc:tile]
 // The block tile: BlockM x 256 of C per block, K in slices of 128 bytes (BlockK: 64 16-bit elements; an 8-bit

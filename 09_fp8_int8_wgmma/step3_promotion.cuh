@@ -1,0 +1,195 @@
+// Chapter 09, step 3 -- promotion: the fp8 accumulator sums one slice of 128 K values, and the CUDA cores add that
+// partial sum into fp32 accumulators.
+//
+// What it adds over step 1: step 2's probe shows that the fp8 wgmma's additions keep 14 significand bits or so, so a
+// sum over the whole of K loses the bits of small products once the running sum is large. Here each group of 128 K
+// values (one slice, four k32 wgmmas) runs into a scratch accumulator, the first wgmma overwriting it (scale-d 0), and
+// the warpgroup then adds the scratch into its fp32 accumulators with ordinary FADDs: each group's sum starts from
+// zero, and fp32 holds the running total. The adds of one consumer overlap the other consumer's wgmmas: the two
+// warpgroups take turns on the tensor core, as in chapter 08, and each one's adds fill the other's turn. The price is
+// registers: the scratch is one 64 x 128 row block (64 more a thread), which the 192-row tile cannot spare, so the tile
+// is 128 x 256, split along N as step 5's is (each consumer all 128 rows by its 128 columns, two m64n128k32 row
+// blocks: 128 accumulators and 64 of scratch), the epilogue staged in the consumer's half of B as there.
+#pragma once
+
+#include "gemm_8bit.cuh"
+
+#include "tc/cluster.cuh"
+#include "tc/layouts/cluster.hpp"
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/persistent_grid.cuh"
+#include "tc/tma_store_epilogue.cuh"
+#include "tc/warpgroup.cuh"
+#include "tc/wgmma_8bit.cuh"
+#include "tc/ws_producer.cuh"
+#include "tc/ws_tile.cuh"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+// [doc:promoted_tile]
+// The promoted tile: chapter 08's 128 x 256 tile (tc::WsTile: 4 stages, 2-block clusters, one A box of 128 rows),
+// split between the consumers along N instead of M, so that each holds two 64-row accumulators of N = 128 and one
+// scratch row block. The constants below replace the base's where they differ (a derived struct's static members hide
+// the base's of the same name): the split, and the register budget, which counts the scratch.
+template <int Stages = 4, tc::PlantedBug Plant = tc::PlantedBug::None>
+struct PromotedTile : tc::WsTile<Stages, 2, 0, 128, 128, Plant> {
+  static constexpr bool kSplitN = true;
+  static constexpr int kConsumerRows = 128, kConsumerCols = 128, kRowBlocks = 2;
+  static constexpr int kAccumulators = kRowBlocks * kConsumerCols / 2;  // fp32 registers a consumer thread holds
+  static constexpr int kScratch = kConsumerCols / 2;                    // one row block's partial sum
+  static constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;
+  static_assert(kConsumerRegisters >= kAccumulators + kScratch + 48, "accumulators, scratch, and room for the rest");
+  static_assert((kProducerRegisters + 2 * kConsumerRegisters) * 128 <= 65536, "the SM's 65,536 registers");
+  static_assert(kConsumerCols * tc::kSliceBytes == 2 * tc::EpilogueChunk<4>::kBytes,
+                "a consumer's half of B in a stage holds the epilogue's two staging buffers");
+};
+// [/doc:promoted_tile]
+
+// [doc:fresh]
+// One row block's product over one slice into d alone: the slice's four k32 steps, the first with scale-d 0
+// (accumulate false: D = A B, whatever d held). Committed as one group, not waited for.
+template <int N, typename Input>
+__device__ inline void mma_slice_fresh(float (&d)[N / 2], std::uint64_t a_first, std::uint64_t b_first) {
+  tc::wgmma_fence();  // d was last read by the CUDA cores (the previous promotion)
+#pragma unroll
+  for (int kk = 0; kk < tc::kSliceBytes / 32; ++kk)
+    tc::wgmma_m64nNk32<N, Input>(d, tc::advance_wgmma_descriptor(a_first, 32u * kk),
+                                 tc::advance_wgmma_descriptor(b_first, 32u * kk), kk > 0);
+  tc::wgmma_commit_group();
+}
+// [/doc:fresh]
+
+// [doc:step3_kernel]
+// gridDim.x blocks (a multiple of 2) walk the cluster tiles of the m x n C as `plan` cuts it (uniform 128-row tiles);
+// each consumer computes all 128 rows of a tile by its half of the columns, one slice at a time into scratch, promoted
+// into fp32 accumulators, and writes them with Epilogue (tc::TmaStoreEpilogue), staged in its half of B in the
+// tile's last stage. Preconditions: maps made by tc::operand_maps; plan made by tc::tile_plan<Tile>; launched with
+// clusters of 2 along x; Input fp8. Errors: none reported. Source: PTX ISA, "wgmma.mma_async" (scale-d),
+// "setmaxnreg", "mbarrier", "cp.async.bulk.tensor"; DeepSeek-V3 Technical Report, section 3.3.2.
+template <typename Tile, typename Input, typename Epilogue>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    promoted_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                         int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out,
+                         const tc::HeightPlan plan) {
+  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
+  constexpr int RB = Tile::kRowBlocks, N = Tile::kConsumerCols;
+  constexpr std::uint32_t kRowBlockBytes = 64u * tc::kSliceBytes;  // 64 rows of A in a slice
+  extern __shared__ unsigned char smem_raw[];
+  const tc::WsSmem<Tile> smem(smem_raw);
+  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
+  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
+  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
+  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
+      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit and to the peers' remote arrivals
+  }
+  // No thread waits on a barrier before it exists, and no peer multicasts into this block or arrives on its barriers
+  // before they exist either: the cluster barrier orders the peers' first use after the init.
+  tc::cluster_sync();
+
+  if (warpgroup == 0) {
+    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
+    if (threadIdx.x == 0)
+      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices);  // tc/ws_producer.cuh
+  } else {
+    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
+    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
+    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and every rank's "empty"
+    // barriers (barriers are 8 bytes apart).
+    // This consumer's part of the tile: all the rows of A, and its half of B.
+    const int col0 = consumer * Tile::kConsumerCols;
+    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
+    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
+    std::uint32_t empty_first[kCluster];
+#pragma unroll
+    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
+    auto release = [&](int stage) {  // to this block's producer and to every peer's
+#pragma unroll
+      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
+    };
+    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
+    // Each slice's row blocks run into `part` one after the other and are promoted into acc. The epilogue is staged
+    // in the tile's last stage, which is released during the next tile's first slice, once the TMA stores have read it.
+    int it = 0;
+    int held = -1;  // the stage this consumer's last epilogue staged C in and has not released yet; -1: none
+    for (int t = first; t < plan.count(); t += stride) {
+      float acc[RB][N / 2] = {};  // fp32: the promoted sums
+      float part[N / 2] = {};     // one row block's sum over one slice, in the fp8 accumulator
+      for (int s = 0; s < slices; ++s, ++it) {
+        const tc::RingSlot slot = tc::ring_slot(it, S);
+        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
+        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
+#pragma unroll
+        for (int r = 0; r < RB; ++r) {
+          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
+          tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
+          if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
+            if (s == 1) continue;  // planted: K group 1 is never added
+          }
+#pragma unroll
+          for (int i = 0; i < N / 2; ++i) acc[r][i] += part[i];  // the promotion: FADDs on the CUDA cores
+        }
+        // Every row block has read the stage: release it, but for the tile's last, where the epilogue stages C.
+        if (s + 1 < slices && leader) release(slot.stage);
+        if (s == 0 && held >= 0) {
+          // The previous tile's staging stage goes back once the TMA stores have read it (the leader issued them
+          // all, so its wait covers them). Here, a slice into the next tile, the stores have drained meanwhile.
+          if (leader) {
+            tc::cp_async_bulk_wait_group_read<0>();
+            release(held);
+          }
+          held = -1;
+        }
+      }
+      // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
+      // any stage is free).
+      unsigned char* staging = smem.b(0);
+      if (slices > 0) {
+        held = tc::ring_slot(it - 1, S).stage;
+        staging = smem.b(held);
+      }
+      const tc::PlannedTile tile = tile_at(t);
+#pragma unroll
+      for (int r = 0; r < RB; ++r)
+        Epilogue::template store<N>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha, beta, consumer,
+                                    staging, r);
+    }
+    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
+  }
+  // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
+  // consumers have made their last release (their arrivals precede the barrier; the last staging stage is never
+  // released, as no load waits for it).
+  __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
+  tc::cluster_sync();
+}
+// [/doc:step3_kernel]
+
+// [doc:step3]
+struct Step3Promotion {
+  static constexpr const char* name = "3 promoted";
+  template <typename Tile, typename Precision>
+  static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
+                            const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,
+                            int ldc, cudaStream_t stream) {
+    using Out = tc::output_t<Precision>;
+    using Epilogue = tc::TmaStoreEpilogue<Out>;
+    const typename Epilogue::Params out{tc::output_map(C, m, n, ldc), C, ldc};
+    tc::launch_on_persistent_grid<Tile, promoted_gemm_kernel<Tile, typename Precision::Input, Epilogue>>(
+        name, m, n, k, alpha, A, lda, B, ldb, beta, out, stream);
+  }
+};
+using Step3Tile = PromotedTile<>;
+// [/doc:step3]
