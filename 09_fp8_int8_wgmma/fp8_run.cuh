@@ -11,6 +11,7 @@
 #pragma once
 
 #include "step1_fp8_per_tensor.cuh"
+#include "step4_block_scaling.cuh"
 
 #include "tc/compare.hpp"
 #include "tc/cublaslt_fp8.hpp"
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,7 @@ struct Fp8Row {
   std::string kernel;
   double ms = 0.0;
   tc::LtYardstick fast, exact;  // cuBLASLt with CUBLASLT_MATMUL_DESC_FAST_ACCUM on, and off
+  bool block = false;  // block scales (step 4): the yardstick is cuBLASLt's block-scaled GEMM, in `exact`
   bool exact_ok = false, random_ok = false;
   tc::Fp8Errors errors, lt_errors;  // the random set against fp64: this kernel, cuBLASLt (fast, first algorithm)
 };
@@ -60,33 +63,55 @@ std::vector<Out> fp8_c_input(const tc::GemmShape& s, tc::Fp8Set set, std::uint64
   return out;
 }
 
-// An fp8 step (Gemm: Gemm8<Step, Tile, P>) at one size: both checks, the errors, the timings. The yardsticks are
-// timed once a size (the operands are the same for every step): `previous`, the row of an earlier step at this size,
-// or nullptr, lends them.
+// One operand set on the device: A, B and their scales (one each per tensor, or the block scales, dense).
+template <typename Fp8>
+struct Fp8DeviceOperands {
+  tc::DeviceBuffer<Fp8> a, b;
+  tc::DeviceBuffer<float> sa, sb;
+  explicit Fp8DeviceOperands(const tc::Fp8Operands<Fp8>& o)
+      : a(o.a), b(o.b), sa(o.block ? o.sa : std::vector<float>{o.scale_a}),
+        sb(o.block ? o.sb : std::vector<float>{o.scale_b}) {}
+};
+
+// An fp8 step at one size: both checks, the errors, the timings. Gemm is Gemm8<Step, Tile, P>; Step::kBlockScaled
+// says which scales it takes (block: tc::make_fp8_block_operands and launch_fp8_block_scaled; per tensor:
+// tc::make_fp8_operands and launch_fp8_per_tensor), and cuBLASLt is timed with the same scaling (per tensor, fast
+// accumulation on and off; block, the one mode cuBLASLt has). The yardsticks are timed once a size and scaling:
+// `previous`, the row of an earlier step with the same size and scaling, or nullptr, lends them.
 template <typename Gemm>
 Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row* previous = nullptr) {
   using Fp8 = typename Gemm::Input;
   using Out = typename Gemm::Out;
+  constexpr bool kBlock = Gemm::Step::kBlockScaled;
   const tc::RunOptions& o = driver.options();
   const float alpha = float(o.alpha), beta = float(o.beta);
   const int m = s.m, n = s.n, k = s.k, ld = std::max(k, 1);  // lda = ldb: cuBLAS's rule, where k = 0
   Fp8Row row;
   row.size = s;
   row.kernel = Gemm::name;
+  row.block = kBlock;
   tc::DeviceBuffer<Out> c(std::size_t(m) * n);
-  auto launch = [&](const tc::Fp8Operands<Fp8>& op, const tc::DeviceBuffer<Fp8>& a, const tc::DeviceBuffer<Fp8>& b) {
-    launch_fp8_per_tensor<Gemm>(m, n, k, alpha, a.data(), ld, op.scale_a, b.data(), ld, op.scale_b, beta, c.data(), m,
-                                nullptr);
+  auto make = [&](tc::Fp8Set set, std::uint64_t seed) {
+    return kBlock ? tc::make_fp8_block_operands<Fp8>(m, n, k, set, seed) : tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
+  };
+  auto launch = [&](const tc::Fp8Operands<Fp8>& op, const Fp8DeviceOperands<Fp8>& d) {
+    if constexpr (kBlock)
+      launch_fp8_block_scaled<typename Gemm::Tile, Out>(m, n, k, alpha, d.a.data(), ld, d.sa.data(), op.ld_sa(),
+                                                        d.b.data(), ld, d.sb.data(), op.ld_sb(), beta, c.data(), m,
+                                                        nullptr);
+    else
+      launch_fp8_per_tensor<Gemm>(m, n, k, alpha, d.a.data(), ld, op.scale_a, d.b.data(), ld, op.scale_b, beta,
+                                  c.data(), m, nullptr);
   };
   // One operand set: C set to its input (beta != 0) or poisoned, the kernel, the comparison with fp64.
-  auto check = [&](tc::Fp8Set set, const tc::Fp8Operands<Fp8>& op, const tc::DeviceBuffer<Fp8>& a,
-                   const tc::DeviceBuffer<Fp8>& b, tc::Tolerance tol, tc::GemmReference& ref) {
+  auto check = [&](tc::Fp8Set set, const tc::Fp8Operands<Fp8>& op, const Fp8DeviceOperands<Fp8>& d,
+                   tc::Tolerance tol, tc::GemmReference& ref) {
     std::vector<double> c_double;
     const std::vector<Out> c_in = fp8_c_input<Out>(s, set, o.seed + 7, c_double);
     if (beta != 0.0f) c.upload(c_in);
     else TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));  // all-ones bits: NaN in bf16 and fp32
     ref = tc::fp8_reference(driver.cublas(), op, alpha, beta, beta != 0.0f ? c_double : std::vector<double>{});
-    launch(op, a, b);
+    launch(op, d);
     const std::vector<Out> got = c.download();
     const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
     if (!r.passed) std::printf("%s %s: %s set: %s\n", Gemm::name, tc::ElementTraits<Out>::name,
@@ -98,70 +123,81 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row
 
   tc::GemmReference ref;
   {
-    const tc::Fp8Operands<Fp8> ex = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Exact, o.seed);
-    const tc::DeviceBuffer<Fp8> a(ex.a), b(ex.b);
-    row.exact_ok = check(tc::Fp8Set::Exact, ex, a, b, tc::Tolerance::exact_operands<Out>(), ref).first;
+    const tc::Fp8Operands<Fp8> ex = make(tc::Fp8Set::Exact, o.seed);
+    const Fp8DeviceOperands<Fp8> d(ex);
+    row.exact_ok = check(tc::Fp8Set::Exact, ex, d, tc::Tolerance::exact_operands<Out>(), ref).first;
   }
-  const tc::Fp8Operands<Fp8> rnd = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Random, o.seed + 1);
-  const tc::DeviceBuffer<Fp8> a(rnd.a), b(rnd.b);
-  const auto [random_ok, got] = check(tc::Fp8Set::Random, rnd, a, b, tc::fp8_unpromoted_tolerance<Out>(), ref);
+  const tc::Fp8Operands<Fp8> rnd = make(tc::Fp8Set::Random, o.seed + 1);
+  const Fp8DeviceOperands<Fp8> d(rnd);
+  const auto [random_ok, got] = check(tc::Fp8Set::Random, rnd, d, tc::fp8_unpromoted_tolerance<Out>(), ref);
   row.random_ok = random_ok;
   row.errors = tc::fp8_errors(m, n, got.data(), m, ref);
 
-  // The yardsticks, on the random set's operands and scales (device copies of the two per-tensor scales).
-  const tc::DeviceBuffer<float> scale_a(std::vector<float>{rnd.scale_a}), scale_b(std::vector<float>{rnd.scale_b});
+  // The yardsticks, on the random set's operands and scales.
   const tc::Timing timing{o.warmup, o.repeats, o.rest_ms};
   auto time = [&](auto&& fn) { return timing.median_ms(fn); };
-  const tc::CublasLtFp8Matmul<Fp8, Out> fast(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
-                                             scale_b.data(), tc::Fp8Scaling::PerTensor, tc::Fp8Accumulation::Fast);
-  const tc::CublasLtFp8Matmul<Fp8, Out> exact(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta, scale_a.data(),
-                                              scale_b.data(), tc::Fp8Scaling::PerTensor,
-                                              tc::Fp8Accumulation::Exact);
-  if (fast.algorithms() > 0) {  // cuBLASLt's error on the same operands, from C's same input
+  const tc::Fp8Scaling scaling = kBlock ? tc::Fp8Scaling::Block : tc::Fp8Scaling::PerTensor;
+  auto plan = [&](tc::Fp8Accumulation acc) {
+    return std::make_unique<tc::CublasLtFp8Matmul<Fp8, Out>>(driver.cublaslt(), m, n, k, ld, ld, m, alpha, beta,
+                                                              d.sa.data(), d.sb.data(), scaling, acc);
+  };
+  const auto exact = plan(tc::Fp8Accumulation::Exact);
+  const auto fast = kBlock ? nullptr : plan(tc::Fp8Accumulation::Fast);
+  const tc::CublasLtFp8Matmul<Fp8, Out>& first_plan = kBlock ? *exact : *fast;  // the like-for-like accumulation
+  if (first_plan.algorithms() > 0) {  // cuBLASLt's error on the same operands, from C's same input
     std::vector<double> c_double;
     if (beta != 0.0f) c.upload(fp8_c_input<Out>(s, tc::Fp8Set::Random, o.seed + 7, c_double));
-    fast.run(0, a.data(), b.data(), c.data());
+    first_plan.run(0, d.a.data(), d.b.data(), c.data());
     row.lt_errors = tc::fp8_errors(m, n, c.download().data(), m, ref);
   }
-  row.ms = time([&] { launch(rnd, a, b); });
+  row.ms = time([&] { launch(rnd, d); });
   if (previous != nullptr) {
     row.fast = previous->fast;
     row.exact = previous->exact;
     return row;
   }
-  row.fast = tc::time_lt_plan(fast, time, a.data(), b.data(), c.data());
-  row.exact = tc::time_lt_plan(exact, time, a.data(), b.data(), c.data());
+  if (fast) row.fast = tc::time_lt_plan(*fast, time, d.a.data(), d.b.data(), c.data());
+  row.exact = tc::time_lt_plan(*exact, time, d.a.data(), d.b.data(), c.data());
   return row;
 }
 
 // The fp8 table: TFLOP/s and % of each yardstick, then the checks and the errors.
 inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions& o) {
   if (rows.empty()) return;
-  std::printf("\n== fp8: e4m3 in, fp32 accumulate, bf16 D, A row-major, B column-major (cuBLASLt: TN), "
-              "per-tensor scales ==\n");
-  std::printf("%-16s %-18s %9s %9s %10s %10s %10s %10s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
-              "%LtFastBst", "%LtExact1st", "%LtExactBst");
-  auto pct = [](double lt_ms, double ms) { return lt_ms > 0.0 ? 100.0 * lt_ms / ms : -1.0; };
+  std::printf("\n== fp8: e4m3 in, fp32 accumulate, bf16 D, A row-major, B column-major (cuBLASLt: TN) ==\n");
+  std::printf("%-16s %-18s %9s %9s %11s %11s %11s %11s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
+              "%LtFastBst", "%Lt1st", "%LtBst");
+  auto pct = [](double lt_ms, double ms) {
+    char text[16] = "-";
+    if (lt_ms > 0.0) std::snprintf(text, sizeof text, "%.1f%%", 100.0 * lt_ms / ms);
+    return std::string(text);
+  };
+  auto size_of = [](const Fp8Row& r) {
+    return std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
+  };
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Fp8Row& r = rows[i];
     const double flops = tc::gemm_flops(r.size.m, r.size.n, r.size.k);
-    const std::string size =
-        std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
-    std::printf("%-16s %-18s %9.4f %9.1f %9.1f%% %9.1f%% %10.1f%% %9.1f%%\n", size.c_str(), r.kernel.c_str(), r.ms,
-                tc::tflops(flops, r.ms), pct(r.fast.first_ms, r.ms), pct(r.fast.best_ms, r.ms),
-                pct(r.exact.first_ms, r.ms), pct(r.exact.best_ms, r.ms));
-    if (i + 1 < rows.size() && rows[i + 1].size == r.size) continue;  // the yardsticks after a size's last step
-    std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt fast accumulation, best of %d)\n", "", "cuBLASLt fast",
-                r.fast.best_ms, tc::tflops(flops, r.fast.best_ms), r.fast.candidates);
-    std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt exact accumulation, best of %d)\n", "", "cuBLASLt exact",
-                r.exact.best_ms, tc::tflops(flops, r.exact.best_ms), r.exact.candidates);
+    std::printf("%-16s %-18s %9.4f %9.1f %11s %11s %11s %11s\n", size_of(r).c_str(), r.kernel.c_str(), r.ms,
+                tc::tflops(flops, r.ms), pct(r.fast.first_ms, r.ms).c_str(), pct(r.fast.best_ms, r.ms).c_str(),
+                pct(r.exact.first_ms, r.ms).c_str(), pct(r.exact.best_ms, r.ms).c_str());
+    if (i + 1 < rows.size() && rows[i + 1].size == r.size && rows[i + 1].block == r.block) continue;
+    // The yardsticks, after the last step that shares them.
+    if (!r.block)
+      std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt, per-tensor scales, fast accumulation, best of %d)\n", "",
+                  "cuBLASLt fast", r.fast.best_ms, tc::tflops(flops, r.fast.best_ms), r.fast.candidates);
+    std::printf("%-16s %-18s %9.4f %9.1f   (cuBLASLt, %s, best of %d)\n", "", r.block ? "cuBLASLt block" : "cuBLASLt",
+                r.exact.best_ms, tc::tflops(flops, r.exact.best_ms),
+                r.block ? "1 x 128 and 128 x 128 block scales" : "per-tensor scales, exact accumulation",
+                r.exact.candidates);
   }
-  std::printf("%% LtX: cuBLASLt's time over the kernel's, fast accumulation on (Fast) or off (Exact), the heuristic's "
-              "first algorithm (1st) or the fastest of its first %d, timed again (Bst); 64 MiB workspace. Median of %d "
-              "launches after %d warm-up, each timing after %d ms idle.\n",
+  std::printf("%% Lt: cuBLASLt's time over the kernel's, with the kernel's scaling: per-tensor scales with fast "
+              "accumulation (LtFast) or without (Lt), or block scales (Lt); the heuristic's first algorithm (1st) or "
+              "the fastest of its first %d, timed again (Bst); 64 MiB workspace. Median of %d launches after %d "
+              "warm-up, each timing after %d ms idle.\n",
               tc::kLtCandidates, o.repeats, o.warmup, o.rest_ms);
-  std::printf("\n== fp8 checks: exact set (integers, scales 1/8 and 4) and random set (uniform [-1, 1), amax "
-              "scales) against fp64 ==\n");
+  std::printf("\n== fp8 checks against fp64: the exact set (integers; scales 1/8 and 4, or blocks' in {1/2, 1, 2}) and "
+              "the random set (uniform [-1, 1), blocks times 2^-4 .. 2^4 for block scaling; amax scales) ==\n");
   std::printf("%-16s %-18s %6s %7s %14s %12s %14s %12s\n", "size", "kernel", "exact", "random", "rel. error",
               "max |err|", "Lt rel. error", "Lt max |err|");
   for (const Fp8Row& r : rows) {
@@ -171,6 +207,6 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
                 r.exact_ok ? "PASS" : "FAIL", r.random_ok ? "PASS" : "FAIL", r.errors.relative, r.errors.max_abs,
                 r.lt_errors.relative, r.lt_errors.max_abs);
   }
-  std::printf("rel. error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt, fast "
-              "accumulation, its first algorithm, on the same operands.\n");
+  std::printf("rel. error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt's "
+              "first algorithm on the same operands (per-tensor: fast accumulation; block: block scales).\n");
 }

@@ -1,14 +1,16 @@
-// Chapter 09: 8-bit wgmma. FP8 (e4m3) with per-tensor scales, and INT8 (s8, u8), on chapter 08's machinery, each
-// verified and timed beside the best cuBLAS/cuBLASLt algorithm for it.
+// Chapter 09: 8-bit wgmma. FP8 (e4m3) with per-tensor scales (steps 1 and 3: the fp8 accumulator over all of K, and
+// promoted to fp32 every 128), with DeepSeek-V3's block scales (step 4), and INT8 (s8, u8; step 5), on chapter 08's
+// machinery, each verified and timed beside the best cuBLAS/cuBLASLt algorithm for it.
 //
 // Read top to bottom: (1) the command line and the steps; (2) on the host, what an 8-bit slice is and the exact
 // set's operand range at each size (this part runs on any machine); (3) the GPU (an H100 or H200: sm_90a code runs on
-// SM 9.0 alone) and the memory; (4) the fp8 step, verified on small integers exactly and on random reals against fp64,
-// timed beside cuBLASLt's fp8 GEMM with fast accumulation on and off (fp8_run.cuh); (5) the int8 step, verified
-// exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the verdict. Exit codes: README.md, "Exit
-// codes".
+// SM 9.0 alone) and the memory, then step 2's probe of the fp8 accumulator; (4) the fp8 steps, verified on small
+// integers exactly and on random reals against fp64, timed beside cuBLASLt's fp8 GEMM with the same scaling
+// (fp8_run.cuh); (5) the int8 step, verified exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the
+// verdict. Exit codes: README.md, "Exit codes".
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "explain.cuh"
@@ -16,6 +18,7 @@
 #include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
 #include "step3_promotion.cuh"
+#include "step4_block_scaling.cuh"
 #include "step5_int8.cuh"
 
 #include "tc/chapter_driver.cuh"
@@ -57,21 +60,30 @@ bool print_accumulator_probe() {
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
-    // (1) The command line: e4m3 runs the fp8 step (bf16 D), s8 and u8 the int8 step.
+    // (1) The command line: e4m3 runs the fp8 steps with per-tensor scales (1 and 3), e4m3-block the block-scaled
+    // one (4), all with bf16 D; s8 and u8 the int8 step.
     tc::DriverConfig config{tc::this_chapter(),
                             "Chapter 09: 8-bit wgmma, FP8 and INT8",
                             "fp8 (e4m3, per-tensor scales, fp32 accumulate, bf16 D) and int8 (s8, u8, s32 accumulate "
                             "and D) GEMMs on wgmma m64nNk32 and chapter 08's warp-specialized machinery, timed against "
                             "cuBLASLt (fp8: fast accumulation on and off) and cublasGemmEx (int8).",
                             "",  // no figures yet
-                            {"e4m3", "s8", "u8"},
-                            "input precision: e4m3 (bf16 D), s8 or u8 (s32 D)"};
+                            {"e4m3", "e4m3-block", "s8", "u8"},
+                            "input precision: e4m3 with per-tensor or (e4m3-block) 1 x 128 and 128 x 128 block scales "
+                            "(bf16 D), s8 or u8 (s32 D)"};
     config.default_sizes = "4096,8192";
     config.default_repeats = 20;
     config.rest_flag = true;
     tc::GemmDriver driver(config);
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     if (driver.runs_type("s8") || driver.runs_type("u8")) driver.require_integer_scales("s8 and u8");
+    // Block scaling takes K in whole groups of 128: named alone, a size that breaks it is a usage error (exit 2);
+    // under "all", that size runs without the block-scaled step, which the run says.
+    const bool block = driver.runs_type("e4m3-block");
+    for (const tc::GemmShape& s : driver.options().sizes)
+      if (block && s.k % tc::kScaleBlockK != 0 && driver.cli().get_choice("type") == "e4m3-block")
+        throw tc::UsageError("--type e4m3-block needs K a multiple of 128 (one scale per 128 values), got K = " +
+                             std::to_string(s.k));
     if (driver.runs_type("s8")) driver.add(int8_group<tc::S8S32>());
     if (driver.runs_type("u8")) driver.add(int8_group<tc::U8S32>());
     const tc::RunOptions& o = driver.options();
@@ -81,20 +93,25 @@ int main(int argc, char** argv) {
     driver.require_gpu("chapter 09 (8-bit wgmma kernels, sm_90a)");
     using Fp8Step1 = Gemm8<Step1Fp8, Step1Tile, tc::E4M3BF16>;
     using Fp8Step3 = Gemm8<Step3Promotion, Step3Tile, tc::E4M3BF16>;
-    if (driver.runs_type("e4m3"))
+    using Fp8Step4 = Gemm8<Step4BlockScaling, Step4Tile, tc::E4M3BF16>;
+    if (driver.runs_type("e4m3") || block)
       for (const tc::GemmShape& s : o.sizes) tc::require_memory("fp8 at this size", fp8_memory(s, 2));
 
     // (3b) Step 2's probe: how many bits the fp8 accumulator keeps, within one wgmma and across two.
     bool all_ok = true;
-    if (driver.runs_type("e4m3")) all_ok &= print_accumulator_probe();
+    if (driver.runs_type("e4m3") || block) all_ok &= print_accumulator_probe();
 
     // (4) The fp8 steps at every size: 1 (the fp8 accumulator over all of K) and 3 (promoted every 128).
     std::vector<Fp8Row> fp8_rows;
-    if (driver.runs_type("e4m3"))
-      for (const tc::GemmShape& s : o.sizes) {
+    for (const tc::GemmShape& s : o.sizes) {
+      if (driver.runs_type("e4m3")) {
         fp8_rows.push_back(run_fp8_step<Fp8Step1>(driver, s));
         fp8_rows.push_back(run_fp8_step<Fp8Step3>(driver, s, &fp8_rows.back()));
       }
+      if (block && s.k % tc::kScaleBlockK == 0) fp8_rows.push_back(run_fp8_step<Fp8Step4>(driver, s));
+      if (block && s.k % tc::kScaleBlockK != 0)
+        std::printf("\n%dx%dx%d: no block-scaled step (K is not a multiple of 128)\n", s.m, s.n, s.k);
+    }
     for (const Fp8Row& r : fp8_rows) all_ok &= r.exact_ok && r.random_ok;
     print_fp8_rows(fp8_rows, o);
 

@@ -180,6 +180,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 // [doc:step3]
 struct Step3Promotion {
   static constexpr const char* name = "3 promoted";
+  static constexpr bool kBlockScaled = false;
   template <typename Tile, typename Precision>
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,

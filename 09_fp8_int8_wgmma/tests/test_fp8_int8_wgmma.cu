@@ -20,6 +20,7 @@
 #include "probes.cuh"
 #include "step1_fp8_per_tensor.cuh"
 #include "step3_promotion.cuh"
+#include "step4_block_scaling.cuh"
 #include "step5_int8.cuh"
 #include "tc/cublas_reference.hpp"
 #include "tc/cublaslt_fp8.hpp"
@@ -36,6 +37,8 @@ template <typename P>
 using Fp8Gemm = Gemm8<Step1Fp8, Step1Tile, P>;
 template <typename P>
 using PromotedGemm = Gemm8<Step3Promotion, Step3Tile, P>;
+template <typename P, tc::PlantedBug Plant = tc::PlantedBug::None>
+using BlockGemm = Gemm8<Step4BlockScaling, BlockScaledTile<4, Plant>, P>;
 
 // f(P{}) for both int8 precisions; f(Gemm{}) for both fp8 steps at both fp8 precisions.
 template <typename F>
@@ -58,15 +61,22 @@ bool fp8_set_passes(const tc::CublasHandle& cublas, int m, int n, int k, double 
                     std::uint64_t seed) {
   using Fp8 = typename Gemm::Input;
   using Out = typename Gemm::Out;
-  const tc::Fp8Operands<Fp8> op = tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
-  const tc::DeviceBuffer<Fp8> a(op.a), b(op.b);
+  constexpr bool kBlock = Gemm::Step::kBlockScaled;
+  const tc::Fp8Operands<Fp8> op = kBlock ? tc::make_fp8_block_operands<Fp8>(m, n, k, set, seed)
+                                         : tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
+  const Fp8DeviceOperands<Fp8> d(op);
   std::vector<double> c_double;
   const std::vector<Out> c_in = fp8_c_input<Out>({m, n, k}, set, seed + 2, c_double);
   tc::DeviceBuffer<Out> c(c_in);
   if (beta == 0.0) TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));  // NaN: every element must be written
   const int ld = std::max(k, 1);  // cuBLAS's rule, where k = 0
-  launch_fp8_per_tensor<Gemm>(m, n, k, float(alpha), a.data(), ld, op.scale_a, b.data(), ld, op.scale_b, float(beta),
-                              c.data(), m, nullptr);
+  if constexpr (kBlock)
+    launch_fp8_block_scaled<typename Gemm::Tile, Out>(m, n, k, float(alpha), d.a.data(), ld, d.sa.data(), op.ld_sa(),
+                                                      d.b.data(), ld, d.sb.data(), op.ld_sb(), float(beta), c.data(),
+                                                      m, nullptr);
+  else
+    launch_fp8_per_tensor<Gemm>(m, n, k, float(alpha), d.a.data(), ld, op.scale_a, d.b.data(), ld, op.scale_b,
+                                float(beta), c.data(), m, nullptr);
   const tc::GemmReference ref =
       tc::fp8_reference(cublas, op, alpha, beta, beta != 0.0 ? c_double : std::vector<double>{});
   const std::vector<Out> got = c.download();
@@ -177,6 +187,7 @@ TEST_CASE("both steps pass both checks at 8192^3", "[gpu][gemm][large]") {
   tc::test::check_launcher<Int8Gemm<tc::U8S32>>(cublas, 8192, 8192, 8192, 2, -1, 79);
   check_fp8<Fp8Gemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
   check_fp8<PromotedGemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
+  check_fp8<BlockGemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
 }
 
 TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer (one box of A loaded twice), "
@@ -299,4 +310,67 @@ TEST_CASE("cuBLASLt's fp8 GEMM computes what the chapter's checks expect: per-te
       }
     }
   }
+}
+
+TEST_CASE("the block-scaled step passes both checks on one tile, many tiles, ragged shapes and k = 0", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  auto each = [&](auto gemm) {
+    using G = decltype(gemm);
+    for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
+      check_fp8<G>(cublas, 128, 256, 128, alpha, beta);   // one tile, one K group
+      check_fp8<G>(cublas, 17, 33, 256, alpha, beta);     // C and A's scales through copies (m = 17)
+      check_fp8<G>(cublas, 384, 640, 512, alpha, beta);   // 3 x 2.5 tiles (a cluster over the edge of M), 4 groups
+    }
+    check_fp8<G>(cublas, 4095, 4097, 1024, 1.0, 0.0);    // the issue's ragged shape
+    check_fp8<G>(cublas, 2560, 4352, 640, 0.5, 2.0);     // every persistent block takes several tiles
+    check_fp8<G>(cublas, 256, 256, 0, 1.0, 2.0);         // k = 0: C = beta * C
+  };
+  each(BlockGemm<tc::E4M3BF16>{});
+  each(BlockGemm<tc::E4M3F32>{});
+}
+
+TEST_CASE("the block-scaled launcher rejects K off the 128 grid and scale tensors of the wrong shape in one line",
+          "[errors]") {
+  using Tile = BlockScaledTile<>;
+  const __nv_fp8_e4m3* none = nullptr;
+  for (const auto& [k_, ld_sa_, ld_sb_, what] : {std::tuple{1000, 64, 8, "k"}, std::tuple{1024, 63, 8, "ld_sa"},
+                                                   std::tuple{1024, 64, 7, "ld_sb"}}) {
+    const int k = k_, ld_sa = ld_sa_, ld_sb = ld_sb_;  // copies a lambda may capture (C++17)
+    const std::string message = tc::test::thrown_message<std::invalid_argument>([&] {
+      launch_fp8_block_scaled<Tile, __nv_bfloat16>(64, 64, k, 1.0f, none, k, nullptr, ld_sa, none, k, nullptr, ld_sb,
+                                                   0.0f, nullptr, 64, nullptr);
+    });
+    INFO(message);
+    CHECK(message.find(what) != std::string::npos);
+    CHECK(message.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("at 8192^3 the exact check fails the block-scaled step with a wrong B block scale, a skipped promotion "
+          "or A's scales applied to the wrong rows, and passes it untouched",
+          "[gpu][gemm][large][mutation]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  using Fp8 = __nv_fp8_e4m3;
+  const tc::Fp8Operands<Fp8> op = tc::make_fp8_block_operands<Fp8>(8192, 8192, 8192, tc::Fp8Set::Exact, 103);
+  const Fp8DeviceOperands<Fp8> d(op);
+  tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(8192) * 8192);
+  const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
+  auto passes = [&](auto gemm) {
+    using G = decltype(gemm);
+    TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));
+    launch_fp8_block_scaled<typename G::Tile, __nv_bfloat16>(8192, 8192, 8192, 1.0f, d.a.data(), 8192, d.sa.data(),
+                                                             op.ld_sa(), d.b.data(), 8192, d.sb.data(), op.ld_sb(),
+                                                             0.0f, c.data(), 8192, nullptr);
+    const std::vector<__nv_bfloat16> got = c.download();
+    const tc::CompareResult r =
+        tc::compare(8192, 8192, 8192, got.data(), 8192, ref, tc::Tolerance::exact_operands<__nv_bfloat16>());
+    INFO((G::Tile::kPlant == tc::PlantedBug::None ? "untouched: " : "planted: ") << r.summary());
+    return r.passed;
+  };
+  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::BScaleWrongBlock>{}));
+  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::PromotionSkipsGroup>{}));
+  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::AScaleWrongRow>{}));
+  CHECK(passes(BlockGemm<tc::E4M3BF16>{}));
 }

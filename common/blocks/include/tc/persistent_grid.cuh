@@ -97,19 +97,20 @@ HeightPlan tile_plan(int m, int n, int clusters) {
     return uniform_plan<Tile>(m, n);
 }
 
-// Enqueues kKernel, a kernel taking (map_a, map_b, m, n, k, alpha, beta, out, plan) as chapter 08's steps 2 to 5 do, on
-// persistent_blocks blocks in clusters of Tile::ClusterM, walking tile_plan. Shapes and preconditions: as that
-// kernel's. Errors: std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the
-// tensor maps; CudaError when the launch fails.
-template <typename Tile, auto kKernel, typename Scalar, typename Input, typename Params>
+// Enqueues kKernel, a kernel taking (map_a, map_b, m, n, k, alpha, beta, out, plan) as chapter 08's steps 2 to 5 do,
+// then `extra` (chapter 09's block scales), on persistent_blocks blocks in clusters of Tile::ClusterM, walking
+// tile_plan. Shapes and preconditions: as that kernel's. Errors: std::runtime_error when the GPU has too little shared
+// memory; std::invalid_argument from the tensor maps; CudaError when the launch fails.
+template <typename Tile, auto kKernel, typename Scalar, typename Input, typename Params, typename... Extra>
 void launch_on_persistent_grid(const char* name, int m, int n, int k, Scalar alpha, const Input* A, int lda,
-                               const Input* B, int ldb, Scalar beta, const Params& out, cudaStream_t stream) {
+                               const Input* B, int ldb, Scalar beta, const Params& out, cudaStream_t stream,
+                               const Extra&... extra) {
   const int resident = resident_blocks<Tile, kKernel>(name);
   const auto [map_a, map_b] = operand_maps<Tile>(m, n, k, A, lda, B, ldb);
   const HeightPlan plan = tile_plan<Tile>(m, n, persistent_blocks<Tile>(resident, 1 << 30) / Tile::ClusterM);
   const int blocks = persistent_blocks<Tile>(resident, plan.count());
   const ClusterLaunch<Tile> launch(blocks, stream);
-  TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out, plan));
+  TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out, plan, extra...));
 }
 
 }  // namespace tc
