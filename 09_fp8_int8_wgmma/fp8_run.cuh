@@ -14,6 +14,7 @@
 #include "step4_block_scaling.cuh"
 
 #include "tc/compare.hpp"
+#include "tc/bench_csv.hpp"
 #include "tc/cublaslt_fp8.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/fp8_gemm_check.hpp"
@@ -209,4 +210,27 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
   }
   std::printf("rel. error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt's "
               "first algorithm on the same operands (per-tensor: fast accumulation; block: block scales).\n");
+}
+
+// The rows as benchmark-ladder rows of chapter 09 (tc/bench_csv.hpp): no cublasGemmEx column (it has no fp8 GEMM);
+// the cuBLASLt column is the like-for-like algorithm, the best of 8 with the kernel's scaling and accumulation
+// (per-tensor: fast accumulation for step 1, exact for step 3; block scales for step 4). Precisions: "e4m3->bf16",
+// and "e4m3 block->bf16" for block scales, whose yardstick differs.
+inline std::vector<tc::BenchRow> fp8_ladder_rows(const std::vector<Fp8Row>& rows) {
+  std::vector<tc::BenchRow> out;
+  for (const Fp8Row& r : rows) {
+    tc::BenchRow b;
+    b.chapter = "09";
+    b.kernel = r.kernel;
+    b.precision = r.block ? "e4m3 block->bf16" : "e4m3->bf16";
+    b.layout = "TN";
+    b.shape = r.size;
+    b.ms = r.ms;
+    b.cublas_ms = 0.0;
+    b.passed = r.exact_ok && r.random_ok;
+    const bool fast = !r.block && r.kernel.rfind("1 ", 0) == 0;  // step 1 accumulates as fast accumulation does
+    b.lt_best_ms = fast ? r.fast.best_ms : r.exact.best_ms;
+    out.push_back(b);
+  }
+  return out;
 }

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
     }
     for (const Fp8Row& r : fp8_rows) all_ok &= r.exact_ok && r.random_ok;
     print_fp8_rows(fp8_rows, o);
+    if (!o.csv.empty() && !fp8_rows.empty()) tc::append_bench_csv(o.csv, fp8_ladder_rows(fp8_rows));
 
     // (5) The int8 step: verified exactly and timed by the driver.
     all_ok &= driver.run();
