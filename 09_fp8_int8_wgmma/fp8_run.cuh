@@ -37,6 +37,7 @@ struct Fp8Row {
   bool block = false;  // block scales (step 4): the yardstick is cuBLASLt's block-scaled GEMM, in `exact`
   bool exact_ok = false, random_ok = false;
   tc::Fp8Errors errors, lt_errors;  // the random set against fp64: this kernel, cuBLASLt (fast, first algorithm)
+  double rms_error = 0.0, rms_bound = 0.0;  // the random set's statistical check (tc::fp8_statistical_rms_bound)
 };
 
 // The memory one size takes: the operands on both sides, C, and the fp64 reference's A, B, C, result and magnitude
@@ -64,6 +65,15 @@ std::vector<Out> fp8_c_input(const tc::GemmShape& s, tc::Fp8Set set, std::uint64
   return out;
 }
 
+// The random set's statistical bound for Gemm's step (tc::fp8_statistical_rms_bound): its promotion interval, or K.
+template <typename Gemm, typename Fp8>
+double fp8_rms_bound(const tc::Fp8Operands<Fp8>& op, const tc::GemmReference& ref, double alpha, int bits) {
+  const int interval = Gemm::Step::kPromotionInterval > 0 ? Gemm::Step::kPromotionInterval : op.k;
+  return tc::fp8_statistical_rms_bound(op.k, interval, bits, alpha, tc::fp8_rms_of_products(op),
+                                       tc::fp8_rms_of_reference(op.m, op.n, ref),
+                                       tc::ElementTraits<typename Gemm::Out>::unit_roundoff);
+}
+
 // One operand set on the device: A, B and their scales (one each per tensor, or the block scales, dense).
 template <typename Fp8>
 struct Fp8DeviceOperands {
@@ -79,8 +89,9 @@ struct Fp8DeviceOperands {
 // tc::make_fp8_operands and launch_fp8_per_tensor), and cuBLASLt is timed with the same scaling (per tensor, fast
 // accumulation on and off; block, the one mode cuBLASLt has). The yardsticks are timed once a size and scaling:
 // `previous`, the row of an earlier step with the same size and scaling, or nullptr, lends them.
+// `bits`: the significand bits step 2's probe measured, for the random set's statistical bound.
 template <typename Gemm>
-Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row* previous = nullptr) {
+Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, int bits, const Fp8Row* previous = nullptr) {
   using Fp8 = typename Gemm::Input;
   using Out = typename Gemm::Out;
   constexpr bool kBlock = Gemm::Step::kBlockScaled;
@@ -93,7 +104,8 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row
   row.block = kBlock;
   tc::DeviceBuffer<Out> c(std::size_t(m) * n);
   auto make = [&](tc::Fp8Set set, std::uint64_t seed) {
-    return kBlock ? tc::make_fp8_block_operands<Fp8>(m, n, k, set, seed) : tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
+    return kBlock ? tc::make_fp8_block_operands<Fp8>(m, n, k, set, seed)
+                  : tc::make_fp8_operands<Fp8>(m, n, k, set, seed);
   };
   auto launch = [&](const tc::Fp8Operands<Fp8>& op, const Fp8DeviceOperands<Fp8>& d) {
     if constexpr (kBlock)
@@ -114,7 +126,13 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, const Fp8Row
     ref = tc::fp8_reference(driver.cublas(), op, alpha, beta, beta != 0.0f ? c_double : std::vector<double>{});
     launch(op, d);
     const std::vector<Out> got = c.download();
-    const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+    tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+    if (set == tc::Fp8Set::Random) {  // and the statistical check, with the step's promotion interval
+      r.rms_bound = fp8_rms_bound<Gemm>(op, ref, alpha, bits);
+      r.passed = r.passed && r.rms_error <= r.rms_bound;  // a NaN rms_error fails too
+      row.rms_error = r.rms_error;
+      row.rms_bound = r.rms_bound;
+    }
     if (!r.passed) std::printf("%s %s: %s set: %s\n", Gemm::name, tc::ElementTraits<Out>::name,
                                set == tc::Fp8Set::Exact ? "exact" : "random", r.summary().c_str());
     // Restore C's input for whoever runs next on it.
@@ -199,17 +217,15 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
               tc::kLtCandidates, o.repeats, o.warmup, o.rest_ms);
   std::printf("\n== fp8 checks against fp64: the exact set (integers; scales 1/8 and 4, or blocks' in {1/2, 1, 2}) and "
               "the random set (uniform [-1, 1), blocks times 2^-4 .. 2^4 for block scaling; amax scales) ==\n");
-  std::printf("%-16s %-18s %6s %7s %14s %12s %14s %12s\n", "size", "kernel", "exact", "random", "rel. error",
-              "max |err|", "Lt rel. error", "Lt max |err|");
-  for (const Fp8Row& r : rows) {
-    const std::string size =
-        std::to_string(r.size.m) + "x" + std::to_string(r.size.n) + "x" + std::to_string(r.size.k);
-    std::printf("%-16s %-18s %6s %7s %14.3e %12.3e %14.3e %12.3e\n", size.c_str(), r.kernel.c_str(),
-                r.exact_ok ? "PASS" : "FAIL", r.random_ok ? "PASS" : "FAIL", r.errors.relative, r.errors.max_abs,
-                r.lt_errors.relative, r.lt_errors.max_abs);
-  }
-  std::printf("rel. error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt's "
-              "first algorithm on the same operands (per-tensor: fast accumulation; block: block scales).\n");
+  std::printf("%-16s %-18s %6s %7s %11s %11s %12s %11s %14s %12s\n", "size", "kernel", "exact", "random", "rms error",
+              "rms bound", "rel. error", "max |err|", "Lt rel. error", "Lt max |err|");
+  for (const Fp8Row& r : rows)
+    std::printf("%-16s %-18s %6s %7s %11.3e %11.3e %12.3e %11.3e %14.3e %12.3e\n", size_of(r).c_str(),
+                r.kernel.c_str(), r.exact_ok ? "PASS" : "FAIL", r.random_ok ? "PASS" : "FAIL", r.rms_error,
+                r.rms_bound, r.errors.relative, r.errors.max_abs, r.lt_errors.relative, r.lt_errors.max_abs);
+  std::printf("rms bound: tc::fp8_statistical_rms_bound with the probe's bits and the step's promotion interval; rel. "
+              "error: 1 - 2 sum(x y) / sum(x^2 + y^2) over all elements (DeepGEMM's measure); Lt: cuBLASLt's first "
+              "algorithm on the same operands (per-tensor: fast accumulation; block: block scales).\n");
 }
 
 // The rows as benchmark-ladder rows of chapter 09 (tc/bench_csv.hpp): no cublasGemmEx column (it has no fp8 GEMM);

@@ -35,9 +35,9 @@ tc::DriverGroup<typename P::Input, std::int32_t> int8_group() {
 }
 
 // The probe's table: for each gap g, whether 2^16 + 2^(16 - g) and 2^16 - 2^(16 - g) came out exact, with the small
-// product in the large one's instruction and in the next. Returns whether the checks' premise holds: the additions
-// keep at least tc::kFp8AccumulatorBits bits.
-bool print_accumulator_probe() {
+// product in the large one's instruction and in the next. Returns the bits the additions keep (the fewer of the two
+// placements'); the exact checks' premise is that they keep at least tc::kFp8AccumulatorBits.
+int print_accumulator_probe() {
   const AccumulatorProbe same = probe_fp8_accumulator(1), next = probe_fp8_accumulator(32);
   std::printf("\n== probe (probes.cuh): D = 2^16 + s 2^(16 - g) through e4m3 wgmma, the small product in the same k32 "
               "instruction or the next ==\n");
@@ -53,7 +53,7 @@ bool print_accumulator_probe() {
               "(tc/fp8_gemm_check.hpp) -> %s\n",
               same.bits_kept(), next.bits_kept(), tc::kFp8AccumulatorBits,
               bits >= tc::kFp8AccumulatorBits ? "holds" : "DOES NOT HOLD");
-  return bits >= tc::kFp8AccumulatorBits;
+  return bits;
 }
 
 }  // namespace
@@ -99,16 +99,20 @@ int main(int argc, char** argv) {
 
     // (3b) Step 2's probe: how many bits the fp8 accumulator keeps, within one wgmma and across two.
     bool all_ok = true;
-    if (driver.runs_type("e4m3") || block) all_ok &= print_accumulator_probe();
+    int bits = 0;
+    if (driver.runs_type("e4m3") || block) {
+      bits = print_accumulator_probe();
+      all_ok &= bits >= tc::kFp8AccumulatorBits;
+    }
 
     // (4) The fp8 steps at every size: 1 (the fp8 accumulator over all of K) and 3 (promoted every 128).
     std::vector<Fp8Row> fp8_rows;
     for (const tc::GemmShape& s : o.sizes) {
       if (driver.runs_type("e4m3")) {
-        fp8_rows.push_back(run_fp8_step<Fp8Step1>(driver, s));
-        fp8_rows.push_back(run_fp8_step<Fp8Step3>(driver, s, &fp8_rows.back()));
+        fp8_rows.push_back(run_fp8_step<Fp8Step1>(driver, s, bits));
+        fp8_rows.push_back(run_fp8_step<Fp8Step3>(driver, s, bits, &fp8_rows.back()));
       }
-      if (block && s.k % tc::kScaleBlockK == 0) fp8_rows.push_back(run_fp8_step<Fp8Step4>(driver, s));
+      if (block && s.k % tc::kScaleBlockK == 0) fp8_rows.push_back(run_fp8_step<Fp8Step4>(driver, s, bits));
       if (block && s.k % tc::kScaleBlockK != 0)
         std::printf("\n%dx%dx%d: no block-scaled step (K is not a multiple of 128)\n", s.m, s.n, s.k);
     }

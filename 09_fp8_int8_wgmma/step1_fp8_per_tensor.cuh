@@ -21,6 +21,7 @@
 struct Step1Fp8 {
   static constexpr const char* name = "1 fp8 per-tensor";
   static constexpr bool kBlockScaled = false;
+  static constexpr int kPromotionInterval = 0;  // none: the fp8 accumulator sums the whole of K
   template <typename Tile, typename Precision>
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,

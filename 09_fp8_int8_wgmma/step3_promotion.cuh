@@ -134,6 +134,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
+          if constexpr (Tile::kPlant == tc::PlantedBug::NoPromotion) {  // planted: all of K in the fp8 accumulator
+            if (r == 0) tc::mma_slice_row_blocks<RB, N, Input>(acc, a, b);
+            tc::wgmma_wait_group<0>();
+            continue;
+          }
           mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
@@ -181,6 +186,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 struct Step3Promotion {
   static constexpr const char* name = "3 promoted";
   static constexpr bool kBlockScaled = false;
+  static constexpr int kPromotionInterval = tc::kSliceElements<__nv_fp8_e4m3>;  // K values the fp8 accumulator sums
   template <typename Tile, typename Precision>
   static void launch_kernel(int m, int n, int k, float alpha, const typename Precision::Input* A, int lda,
                             const typename Precision::Input* B, int ldb, float beta, tc::output_t<Precision>* C,

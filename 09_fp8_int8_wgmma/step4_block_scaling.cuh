@@ -1,9 +1,9 @@
 // Chapter 09, step 4 -- block scaling, DeepSeek-V3's recipe: one fp32 scale per 1 x 128 block of A (a row's 128
 // values of one K group) and per 128 x 128 block of B, applied as each group's partial sum is promoted.
 //
-// What it adds over step 3: over one K group every product of C(i, j)'s sum carries the same two scales,
-// sa(i, g) and sb(j / 128, g) (tc/layouts/block_scale.hpp), so the promotion multiplies the group's 8-bit partial sum by
-// their product as it adds it: acc += sa * sb * part, one FFMA a register where step 3 had an FADD. The producer loads
+// What it adds over step 3: over one K group every product of C(i, j)'s sum carries the same two scales, sa(i, g)
+// and sb(j / 128, g) (tc/layouts/block_scale.hpp), so the promotion multiplies the group's 8-bit partial sum by their
+// product as it adds it: acc += sa * sb * part, one FFMA a register where step 3 had an FADD. The producer loads
 // the tile's 128 A scales of each slice by TMA into the ring beside the slice (a 2-D map over sa: 128 rows by one K
 // group, zero past M), counted in the same full barrier, so they land with the operands they scale; each consumer's
 // 128 columns are one B block, whose scale it reads from global memory, one value a slice, issued before it waits.
@@ -54,8 +54,8 @@ struct AScaleLoads {
 // Preconditions: as step 3's; k a multiple of 128. Source: as step 3's; DeepSeek-V3 Technical Report, section 3.3.
 template <typename Tile, typename Input, typename Epilogue>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
-    block_scaled_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
-                             int n, int k, float alpha, float beta,
+    block_scaled_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                             int m, int n, int k, float alpha, float beta,
                              const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan,
                              const __grid_constant__ CUtensorMap map_sa, const float* __restrict__ sb, int ld_sb) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
@@ -181,6 +181,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 struct Step4BlockScaling {
   static constexpr const char* name = "4 block-scaled";
   static constexpr bool kBlockScaled = true;
+  static constexpr int kPromotionInterval = tc::kSliceElements<__nv_fp8_e4m3>;  // as step 3's: one slice
 };
 using Step4Tile = BlockScaledTile<>;
 

@@ -54,6 +54,13 @@ void for_each_fp8(F&& f) {
   f(PromotedGemm<tc::E4M3F32>{});
 }
 
+// The significand bits this GPU's fp8 accumulator keeps (step 2's probe, both placements), measured once a process:
+// the random set's statistical bound takes them.
+int measured_bits() {
+  static const int bits = std::min(probe_fp8_accumulator(1).bits_kept(), probe_fp8_accumulator(32).bits_kept());
+  return bits;
+}
+
 // Gemm (an fp8 step) on one operand set at (m, n, k): C poisoned with NaN (beta == 0) or set to small values, the
 // launch, and the comparison with fp64 under the set's tolerance. Returns whether every element passed.
 template <typename Gemm>
@@ -82,7 +89,11 @@ bool fp8_set_passes(const tc::CublasHandle& cublas, int m, int n, int k, double 
   const std::vector<Out> got = c.download();
   const tc::Tolerance tol =
       set == tc::Fp8Set::Exact ? tc::Tolerance::exact_operands<Out>() : tc::fp8_unpromoted_tolerance<Out>();
-  const tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+  tc::CompareResult r = tc::compare(m, n, k, got.data(), m, ref, tol);
+  if (set == tc::Fp8Set::Random) {  // and the statistical check
+    r.rms_bound = fp8_rms_bound<Gemm>(op, ref, alpha, measured_bits());
+    r.passed = r.passed && r.rms_error <= r.rms_bound;
+  }
   INFO(Gemm::name << " " << Gemm::Precision::name << " " << m << "x" << n << "x" << k << " alpha " << alpha
                   << " beta " << beta << (set == tc::Fp8Set::Exact ? " exact set: " : " random set: ")
                   << r.summary());
@@ -373,4 +384,34 @@ TEST_CASE("at 8192^3 the exact check fails the block-scaled step with a wrong B 
   CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::PromotionSkipsGroup>{}));
   CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::AScaleWrongRow>{}));
   CHECK(passes(BlockGemm<tc::E4M3BF16>{}));
+}
+
+TEST_CASE("the random set's statistical bound holds the promoted step, and fails it without promotion at K = 16384",
+          "[gpu][gemm][large][mutation]") {
+  // At K = 16384 the promoted bound (interval 128) sits sqrt(16384 / 128) = 11 times below the unpromoted one: step 3
+  // must pass it, and step 3 with its promotion planted away (PlantedBug::NoPromotion: the whole sum in the fp8
+  // accumulator) must not.
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  using Fp8 = __nv_fp8_e4m3;
+  const int m = 1024, n = 1024, k = 16384;
+  const tc::Fp8Operands<Fp8> op = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Random, 107);
+  const Fp8DeviceOperands<Fp8> d(op);
+  const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
+  using Promoted = PromotedGemm<tc::E4M3BF16>;
+  const double bound = fp8_rms_bound<Promoted>(op, ref, 1.0, measured_bits());
+  tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(m) * n);
+  auto rms_error = [&](auto gemm) {
+    launch_fp8_per_tensor<decltype(gemm)>(m, n, k, 1.0f, d.a.data(), k, op.scale_a, d.b.data(), k, op.scale_b, 0.0f,
+                                          c.data(), m, nullptr);
+    const std::vector<__nv_bfloat16> got = c.download();
+    return tc::compare(m, n, k, got.data(), m, ref, tc::fp8_unpromoted_tolerance<__nv_bfloat16>()).rms_error;
+  };
+  const double promoted = rms_error(Promoted{});
+  using Unpromoted = Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::NoPromotion>, tc::E4M3BF16>;
+  const double unpromoted = rms_error(Unpromoted{});
+  INFO("rms error: promoted " << promoted << ", without promotion " << unpromoted << "; the promoted bound " << bound
+                              << " (" << measured_bits() << " bits)");
+  CHECK(promoted <= bound);
+  CHECK(unpromoted > bound);
 }

@@ -25,9 +25,9 @@ namespace tc {
 // catches a bug in the kernel itself at 8192^3 ("... a bug planted in its producer ..."). Every kernel a chapter runs
 // has PlantedBug::None, which compiles to the code as written. ABoxRepeated: the producer loads one box of A twice
 // (chapter 08's step 5, chapter 09); PromotionSkipsGroup: a promoted kernel never adds K group 1; BScaleWrongBlock:
-// the block-scaled kernel scales B's block (0, 1) twice; AScaleWrongRow: it takes each row's scale from its neighbour
-// (chapter 09).
-enum class PlantedBug { None, ABoxRepeated, PromotionSkipsGroup, BScaleWrongBlock, AScaleWrongRow };
+// the block-scaled kernel scales B's block (0, 1) twice; AScaleWrongRow: it takes each row's scale from its neighbour;
+// NoPromotion: the promoted kernel keeps the whole sum in the fp8 accumulator instead (chapter 09).
+enum class PlantedBug { None, ABoxRepeated, PromotionSkipsGroup, BScaleWrongBlock, AScaleWrongRow, NoPromotion };
 
 // [doc:tile]
 // The block tile: BlockM x 256 of C per block, K in slices of 128 bytes (BlockK: 64 16-bit elements; an 8-bit

@@ -237,6 +237,49 @@ Tolerance fp8_unpromoted_tolerance() {
   return {std::ldexp(1.0, -(kFp8AccumulatorBits - 1)), ElementTraits<Out>::unit_roundoff};
 }
 
+// The random set's statistical bound (the third check of tc/gemm_check.hpp, made for fp8): the RMS error over all
+// elements must stay below
+//     2^-(bits - 1) * |alpha| * RMS(a*b) * sqrt(k * I) + u_out * RMS(ref)
+// with `bits` the significand bits the accumulator keeps (step 2's probe measures them on the GPU at hand), I the
+// promotion interval (128 for a kernel that promotes every slice; k for one that keeps the whole sum in the fp8
+// accumulator), RMS(a*b) that of the K dequantized products of each element (fp8_rms_of_products) and RMS(ref) that of
+// the reference. Why: each product is aligned to the largest magnitude of its instruction's sum and cut to `bits`
+// bits, an error of at most 2^-(bits - 1) of that magnitude; within an interval the running sum of random products
+// grows like sqrt(t) RMS(a*b), so the I cuts of one interval add up, as a random walk, to about 2^-(bits - 1) RMS(a*b)
+// I / sqrt(6), and the k / I intervals' independent errors to sqrt(k / I) times that: 2^-(bits - 1) RMS(a*b)
+// sqrt(k I / 6). The bound drops the 1/sqrt(6), a margin of 2.4. What it separates: a kernel that promotes every 128
+// stays under it, and the same kernel without promotion, whose intervals are k long, errs sqrt(k / 128) times more
+// (11 at k = 16384): the planted test's point. Errors: none.
+inline double fp8_statistical_rms_bound(int k, int interval, int bits, double alpha, double rms_products,
+                                        double rms_reference, double u_out) {
+  const double i = double(std::min(std::max(interval, 1), std::max(k, 1)));
+  return std::ldexp(1.0, -(bits - 1)) * std::fabs(alpha) * rms_products * std::sqrt(double(k) * i) +
+         u_out * rms_reference;
+}
+
+// RMS of the dequantized products a_il * b_lj over all i < m, j < n, l < k: sqrt(sum_l (sum_i a_il^2)(sum_j b_lj^2) /
+// (m n k)), in O((m + n) k). 0 where k = 0.
+template <typename Fp8>
+double fp8_rms_of_products(const Fp8Operands<Fp8>& o) {
+  if (o.k == 0) return 0.0;
+  double sum = 0.0;
+  for (int l = 0; l < o.k; ++l) {
+    double sa = 0.0, sb = 0.0;
+    for (int i = 0; i < o.m; ++i) sa += o.a_value(i, l) * o.a_value(i, l);
+    for (int j = 0; j < o.n; ++j) sb += o.b_value(l, j) * o.b_value(l, j);
+    sum += sa * sb;
+  }
+  return std::sqrt(sum / (double(o.m) * o.n * o.k));
+}
+
+// RMS of the reference's m x n elements.
+inline double fp8_rms_of_reference(int m, int n, const GemmReference& ref) {
+  double sum = 0.0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) sum += ref.value[i + std::size_t(j) * ref.ld] * ref.value[i + std::size_t(j) * ref.ld];
+  return m > 0 && n > 0 ? std::sqrt(sum / (double(m) * n)) : 0.0;
+}
+
 // DeepGEMM's relative error and the largest absolute error of got (m x n, column-major, ld_got) against ref.
 struct Fp8Errors {
   double relative = 0.0;
