@@ -18,6 +18,7 @@
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "fp8_run.cuh"
 #include "probes.cuh"
+#include "quantizer.cuh"
 #include "step1_fp8_per_tensor.cuh"
 #include "step3_promotion.cuh"
 #include "step4_block_scaling.cuh"
@@ -414,4 +415,47 @@ TEST_CASE("the random set's statistical bound holds the promoted step, and fails
                               << " (" << measured_bits() << " bits)");
   CHECK(promoted <= bound);
   CHECK(unpromoted > bound);
+}
+
+TEST_CASE("the GPU block quantizer writes the host quantizer's codes and scales, bit for bit", "[gpu][quantizer]") {
+  // Blocks of magnitudes 2^-8 .. 2^8 (the random set's spread and more), a ragged last column block (n = 200) and
+  // rows that are not a multiple of the kernel's 8 (m = 300): every code and scale must be the host's, whose rounding
+  // and saturation the host tests check against cvt's.
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const int m = 300, n = 200, k = 384;
+  std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), e(std::size_t(m + n) * 3);
+  tc::fill_random(a, 5, tc::Fill::Real);
+  tc::fill_random(b, 6, tc::Fill::Real);
+  tc::fill_random_integers(e, 7, 8);
+  std::vector<__nv_bfloat16> a16(a.size()), b16(b.size());
+  for (int i = 0; i < m; ++i)
+    for (int l = 0; l < k; ++l) {
+      const std::size_t at = std::size_t(i) * k + l;
+      a16[at] = __float2bfloat16(a[at] * std::ldexp(1.0f, int(e[std::size_t(i) * 3 + l / 128])));
+      a[at] = __bfloat162float(a16[at]);  // the values the GPU reads
+    }
+  for (int j = 0; j < n; ++j)
+    for (int l = 0; l < k; ++l) {
+      const std::size_t at = std::size_t(j) * k + l;
+      b16[at] = __float2bfloat16(b[at] * std::ldexp(1.0f, int(e[std::size_t(m + j / 128) * 3 + l / 128])));
+      b[at] = __bfloat162float(b16[at]);
+    }
+  tc::Fp8Operands<__nv_fp8_e4m3> host;
+  host.m = m, host.n = n, host.k = k;
+  tc::fp8_quantize_blocks(a, b, host);
+  const tc::DeviceBuffer<__nv_bfloat16> da(a16), db(b16);
+  tc::DeviceBuffer<__nv_fp8_e4m3> qa(a.size()), qb(b.size());
+  tc::DeviceBuffer<float> sa(host.sa.size()), sb(host.sb.size());
+  quantize_blocks(da.data(), db.data(), m, n, k, qa.data(), sa.data(), qb.data(), sb.data(), nullptr);
+  TC_CHECK(cudaDeviceSynchronize());
+  const std::vector<__nv_fp8_e4m3> ga = qa.download(), gb = qb.download();
+  int differ = 0;
+  for (std::size_t i = 0; i < ga.size(); ++i) differ += tc::fp8_bits(ga[i]) != tc::fp8_bits(host.a[i]);
+  for (std::size_t i = 0; i < gb.size(); ++i) differ += tc::fp8_bits(gb[i]) != tc::fp8_bits(host.b[i]);
+  CHECK(differ == 0);
+  CHECK(sa.download() == host.sa);
+  CHECK(sb.download() == host.sb);
+  const std::string k_off = tc::test::thrown_message<std::invalid_argument>(
+      [&] { quantize_blocks(da.data(), db.data(), m, n, 100, qa.data(), sa.data(), qb.data(), sb.data(), nullptr); });
+  CHECK(k_off.find("multiple of 128") != std::string::npos);
 }
