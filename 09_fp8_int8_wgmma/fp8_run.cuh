@@ -70,7 +70,9 @@ template <typename Gemm, typename Fp8>
 double fp8_rms_bound(const tc::Fp8Operands<Fp8>& op, const tc::GemmReference& ref, double alpha, int bits) {
   const int interval = Gemm::Step::kPromotionInterval > 0 ? Gemm::Step::kPromotionInterval : op.k;
   return tc::fp8_statistical_rms_bound(op.k, interval, bits, alpha, tc::fp8_rms_of_products(op),
-                                       tc::fp8_rms_of_reference(op.m, op.n, ref),
+                                       tc::rms_of_reference(tc::GemmProblem::tight(tc::Op::T, tc::Op::N, op.m, op.n,
+                                                                                   op.k, alpha, 0.0),
+                                                            ref),
                                        tc::ElementTraits<typename Gemm::Out>::unit_roundoff);
 }
 

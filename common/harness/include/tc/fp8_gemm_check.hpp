@@ -24,6 +24,7 @@
 #include "tc/compare.hpp"
 #include "tc/layouts/block_scale.hpp"
 #include "tc/cublas_reference.hpp"
+#include "tc/gemm_check.hpp"  // rms_of_reference
 #include "tc/precisions_8bit.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
@@ -270,14 +271,6 @@ double fp8_rms_of_products(const Fp8Operands<Fp8>& o) {
     sum += sa * sb;
   }
   return std::sqrt(sum / (double(o.m) * o.n * o.k));
-}
-
-// RMS of the reference's m x n elements.
-inline double fp8_rms_of_reference(int m, int n, const GemmReference& ref) {
-  double sum = 0.0;
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) sum += ref.value[i + std::size_t(j) * ref.ld] * ref.value[i + std::size_t(j) * ref.ld];
-  return m > 0 && n > 0 ? std::sqrt(sum / (double(m) * n)) : 0.0;
 }
 
 // DeepGEMM's relative error and the largest absolute error of got (m x n, column-major, ld_got) against ref.
