@@ -1,8 +1,9 @@
 // Chapter 09, step 3 -- promotion: the fp8 accumulator sums one slice of 128 K values, and the CUDA cores add that
 // partial sum into fp32 accumulators.
 //
-// What it adds over step 1: step 2's probe shows that the fp8 wgmma's additions keep 14 significand bits or so, so a
-// sum over the whole of K loses the bits of small products once the running sum is large. Here each group of 128 K
+// What it adds over step 1: step 2's probe shows that the fp8 wgmma's additions keep only part of fp32's 24
+// significand bits (the DeepSeek-V3 report found about 14 on the H800), so a sum over the whole of K loses the bits of
+// small products once the running sum is large. Here each group of 128 K
 // values (one slice, four k32 wgmmas) runs into a scratch accumulator, the first wgmma overwriting it (scale-d 0), and
 // the warpgroup then adds the scratch into its fp32 accumulators with ordinary FADDs: each group's sum starts from
 // zero, and fp32 holds the running total. The adds of one consumer overlap the other consumer's wgmmas: the two
