@@ -459,3 +459,23 @@ TEST_CASE("the GPU block quantizer writes the host quantizer's codes and scales,
       [&] { quantize_blocks(da.data(), db.data(), m, n, 100, qa.data(), sa.data(), qb.data(), sb.data(), nullptr); });
   CHECK(k_off.find("multiple of 128") != std::string::npos);
 }
+
+TEST_CASE("the statistical bound scales as sqrt(k I), and the RMS of the products is that of the dequantized ones",
+          "[fp8]") {
+  // The bound's promotion term: 2^-(bits - 1) |alpha| RMS(ab) sqrt(k I), I clamped to 1 .. k; the output's apart.
+  const double base = tc::fp8_statistical_rms_bound(16384, 128, 14, 1.0, 1.0, 0.0, 0.0);
+  CHECK(base == std::ldexp(1.0, -13) * std::sqrt(16384.0 * 128.0));
+  const double unpromoted = tc::fp8_statistical_rms_bound(16384, 16384, 14, 1.0, 1.0, 0.0, 0.0);
+  CHECK(unpromoted == Approx(base * std::sqrt(128.0)));  // I = k: sqrt(16384 / 128) = 11.3 times the promoted bound
+  CHECK(tc::fp8_statistical_rms_bound(16384, 0, 14, 1.0, 1.0, 0.0, 0.0) == std::ldexp(1.0, -13) * 128.0);  // I = 1
+  CHECK(tc::fp8_statistical_rms_bound(64, 128, 14, 1.0, 1.0, 0.0, 0.0) == std::ldexp(1.0, -13) * 64.0);  // I <= k
+  CHECK(tc::fp8_statistical_rms_bound(16384, 128, 14, -2.0, 1.0, 3.0, 0x1p-8) == 2.0 * base + 3.0 * 0x1p-8);
+  // RMS(ab) over every (i, j, l), against the definition, with block scales that differ along K and N.
+  const tc::Fp8Operands<__nv_fp8_e4m3> o =
+      tc::make_fp8_block_operands<__nv_fp8_e4m3>(5, 130, 256, tc::Fp8Set::Random, 17);
+  double sum = 0.0;
+  for (int i = 0; i < o.m; ++i)
+    for (int j = 0; j < o.n; ++j)
+      for (int l = 0; l < o.k; ++l) sum += std::pow(o.a_value(i, l) * o.b_value(l, j), 2);
+  CHECK(tc::fp8_rms_of_products(o) == Approx(std::sqrt(sum / (5.0 * 130 * 256))).epsilon(1e-12));
+}
