@@ -206,16 +206,18 @@ void launch_fp8_block_scaled(int m, int n, int k, float alpha, const __nv_fp8_e4
   if (ld_sb < groups)
     throw std::invalid_argument("B's scales: ld_sb = " + std::to_string(ld_sb) + " is below the K groups, " +
                                 std::to_string(groups));
-  if (auto problem = tc::operand_problem(tc::kTmaOperandRule, A, lda, 1, "A"))
-    throw std::invalid_argument(std::string(Step4BlockScaling::name) + ": " + *problem);
-  if (auto problem = tc::operand_problem(tc::kTmaOperandRule, B, ldb, 1, "B"))
-    throw std::invalid_argument(std::string(Step4BlockScaling::name) + ": " + *problem);
   if (m == 0 || n == 0) return;
-  if (k == 0) {  // no K group, no scale: C = beta * C, which step 3's kernel computes (a TMA map has no empty side)
+  // k = 0: no K group, no scale, A and B unread (lda may be cuBLAS's 1): C = beta * C, which step 3's launcher
+  // computes (a TMA map has no empty side).
+  if (k == 0) {
     tc::launch_gemm_any_size<Gemm8<Step3Promotion, Step3Tile, tc::GemmPrecision<__nv_fp8_e4m3, float, Out>>>(
         m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     return;
   }
+  if (auto problem = tc::operand_problem(tc::kTmaOperandRule, A, lda, 1, "A"))
+    throw std::invalid_argument(std::string(Step4BlockScaling::name) + ": " + *problem);
+  if (auto problem = tc::operand_problem(tc::kTmaOperandRule, B, ldb, 1, "B"))
+    throw std::invalid_argument(std::string(Step4BlockScaling::name) + ": " + *problem);
   // A's scales, with a row stride TMA takes.
   const int ld_sa_tma = (ld_sa + 3) / 4 * 4;
   tc::StreamOrderedBuffer<float> sa_copy(ld_sa_tma != ld_sa ? std::size_t(groups) * ld_sa_tma : 0, stream);

@@ -307,6 +307,9 @@ TEST_CASE("cuBLASLt's fp8 GEMM computes what the chapter's checks expect: per-te
       const tc::GemmReference ref = tc::fp8_reference(cublas, o, 1.0, 0.0, {});
       tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(m) * n);
       for (tc::Fp8Accumulation acc : {tc::Fp8Accumulation::Exact, tc::Fp8Accumulation::Fast}) {
+        // cuBLASLt (13.0, SM 9.0) answers block scales with fast accumulation CUBLAS_STATUS_NOT_SUPPORTED: the
+        // chapter times step 4 against its exact mode alone.
+        if (scaling == tc::Fp8Scaling::Block && acc == tc::Fp8Accumulation::Fast) continue;
         const tc::CublasLtFp8Matmul<Fp8, __nv_bfloat16> plan(lt, m, n, k, k, k, m, 1.0f, 0.0f, sa.data(), sb.data(),
                                                              scaling, acc);
         INFO(m << "x" << n << "x" << k << (scaling == tc::Fp8Scaling::Block ? " block" : " per-tensor")
@@ -391,7 +394,8 @@ TEST_CASE("the random set's statistical bound holds the promoted step, and fails
           "[gpu][gemm][large][mutation]") {
   // At K = 16384 the promoted bound (interval 128) sits sqrt(16384 / 128) = 11 times below the unpromoted one: step 3
   // must pass it, and step 3 with its promotion planted away (PlantedBug::NoPromotion: the whole sum in the fp8
-  // accumulator) must not.
+  // accumulator) must not. D is fp32: a bf16 D's rounding (u_out RMS(ref)) would outweigh the accumulator's error at
+  // this K and hide the difference the test is about.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   using Fp8 = __nv_fp8_e4m3;
@@ -399,20 +403,22 @@ TEST_CASE("the random set's statistical bound holds the promoted step, and fails
   const tc::Fp8Operands<Fp8> op = tc::make_fp8_operands<Fp8>(m, n, k, tc::Fp8Set::Random, 107);
   const Fp8DeviceOperands<Fp8> d(op);
   const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
-  using Promoted = PromotedGemm<tc::E4M3BF16>;
+  using Promoted = PromotedGemm<tc::E4M3F32>;
   const double bound = fp8_rms_bound<Promoted>(op, ref, 1.0, measured_bits());
-  tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(m) * n);
+  tc::DeviceBuffer<float> c(std::size_t(m) * n);
   auto rms_error = [&](auto gemm) {
     launch_fp8_per_tensor<decltype(gemm)>(m, n, k, 1.0f, d.a.data(), k, op.scale_a, d.b.data(), k, op.scale_b, 0.0f,
                                           c.data(), m, nullptr);
-    const std::vector<__nv_bfloat16> got = c.download();
-    return tc::compare(m, n, k, got.data(), m, ref, tc::fp8_unpromoted_tolerance<__nv_bfloat16>()).rms_error;
+    const std::vector<float> got = c.download();
+    return tc::compare(m, n, k, got.data(), m, ref, tc::fp8_unpromoted_tolerance<float>()).rms_error;
   };
   const double promoted = rms_error(Promoted{});
-  using Unpromoted = Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::NoPromotion>, tc::E4M3BF16>;
+  using Unpromoted = Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::NoPromotion>, tc::E4M3F32>;
   const double unpromoted = rms_error(Unpromoted{});
   INFO("rms error: promoted " << promoted << ", without promotion " << unpromoted << "; the promoted bound " << bound
-                              << " (" << measured_bits() << " bits)");
+                              << " (" << measured_bits() << " bits); the unpromoted one "
+                              << tc::fp8_statistical_rms_bound(k, k, measured_bits(), 1.0, tc::fp8_rms_of_products(op),
+                                                               0.0, 0.0));
   CHECK(promoted <= bound);
   CHECK(unpromoted > bound);
 }

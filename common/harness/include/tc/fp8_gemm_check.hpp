@@ -250,7 +250,8 @@ Tolerance fp8_unpromoted_tolerance() {
 // I / sqrt(6), and the k / I intervals' independent errors to sqrt(k / I) times that: 2^-(bits - 1) RMS(a*b)
 // sqrt(k I / 6). The bound drops the 1/sqrt(6), a margin of 2.4. What it separates: a kernel that promotes every 128
 // stays under it, and the same kernel without promotion, whose intervals are k long, errs sqrt(k / 128) times more
-// (11 at k = 16384): the planted test's point. Errors: none.
+// (11 at k = 16384): the planted test's point, made with fp32 D, since at that k a bf16 D's rounding (the second
+// term) outweighs the first. Errors: none.
 inline double fp8_statistical_rms_bound(int k, int interval, int bits, double alpha, double rms_products,
                                         double rms_reference, double u_out) {
   const double i = double(std::min(std::max(interval, 1), std::max(k, 1)));
