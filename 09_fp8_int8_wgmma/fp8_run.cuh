@@ -182,12 +182,14 @@ Fp8Row run_fp8_step(tc::GemmDriver& driver, const tc::GemmShape& s, int bits, co
   return row;
 }
 
-// The fp8 table: TFLOP/s and % of each yardstick, then the checks and the errors.
-inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions& o) {
+// The fp8 table: TFLOP/s and % of each yardstick, of `ceiling` (the k32 wgmma ceiling measured in this process,
+// TFLOP/s) and of `peak` (a datasheet's, described in the legend by peak_what), then the checks and the errors.
+inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions& o, double ceiling, double peak,
+                           const char* peak_what) {
   if (rows.empty()) return;
   std::printf("\n== fp8: e4m3 in, fp32 accumulate, bf16 D, A row-major, B column-major (cuBLASLt: TN) ==\n");
-  std::printf("%-16s %-18s %9s %9s %11s %11s %11s %11s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
-              "%LtFastBst", "%Lt1st", "%LtBst");
+  std::printf("%-16s %-18s %9s %9s %11s %11s %11s %11s %8s %8s\n", "size", "kernel", "ms", "TFLOP/s", "%LtFast1st",
+              "%LtFastBst", "%Lt1st", "%LtBst", "%ceil", "%peak");
   auto pct = [](double lt_ms, double ms) {
     char text[16] = "-";
     if (lt_ms > 0.0) std::snprintf(text, sizeof text, "%.1f%%", 100.0 * lt_ms / ms);
@@ -199,9 +201,11 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Fp8Row& r = rows[i];
     const double flops = tc::gemm_flops(r.size.m, r.size.n, r.size.k);
-    std::printf("%-16s %-18s %9.4f %9.1f %11s %11s %11s %11s\n", size_of(r).c_str(), r.kernel.c_str(), r.ms,
-                tc::tflops(flops, r.ms), pct(r.fast.first_ms, r.ms).c_str(), pct(r.fast.best_ms, r.ms).c_str(),
-                pct(r.exact.first_ms, r.ms).c_str(), pct(r.exact.best_ms, r.ms).c_str());
+    const double rate = tc::tflops(flops, r.ms);
+    std::printf("%-16s %-18s %9.4f %9.1f %11s %11s %11s %11s %7.1f%% %7.1f%%\n", size_of(r).c_str(), r.kernel.c_str(),
+                r.ms, rate, pct(r.fast.first_ms, r.ms).c_str(), pct(r.fast.best_ms, r.ms).c_str(),
+                pct(r.exact.first_ms, r.ms).c_str(), pct(r.exact.best_ms, r.ms).c_str(), 100.0 * rate / ceiling,
+                100.0 * rate / peak);
     if (i + 1 < rows.size() && rows[i + 1].size == r.size && rows[i + 1].block == r.block) continue;
     // The yardsticks, after the last step that shares them.
     if (!r.block)
@@ -214,9 +218,10 @@ inline void print_fp8_rows(const std::vector<Fp8Row>& rows, const tc::RunOptions
   }
   std::printf("%% Lt: cuBLASLt's time over the kernel's, with the kernel's scaling: per-tensor scales with fast "
               "accumulation (LtFast) or without (Lt), or block scales (Lt); the heuristic's first algorithm (1st) or "
-              "the fastest of its first %d, timed again (Bst); 64 MiB workspace. Median of %d launches after %d "
-              "warm-up, each timing after %d ms idle.\n",
-              tc::kLtCandidates, o.repeats, o.warmup, o.rest_ms);
+              "the fastest of its first %d, timed again (Bst); 64 MiB workspace. %%ceil: of the k32 wgmma ceiling "
+              "above (%.1f TFLOP/s); %%peak: of %s. Median of %d launches after %d warm-up, each timing after %d ms "
+              "idle.\n",
+              tc::kLtCandidates, ceiling, peak_what, o.repeats, o.warmup, o.rest_ms);
   std::printf("\n== fp8 checks against fp64: the exact set (integers; scales 1/8 and 4, or blocks' in {1/2, 1, 2}) and "
               "the random set (uniform [-1, 1), blocks times 2^-4 .. 2^4 for block scaling; amax scales) ==\n");
   std::printf("%-16s %-18s %6s %7s %11s %11s %12s %11s %14s %12s\n", "size", "kernel", "exact", "random", "rms error",

@@ -4,11 +4,12 @@
 //
 // Read top to bottom: (1) the command line and the steps; (2) on the host, what an 8-bit slice is and the exact
 // set's operand range at each size (this part runs on any machine); (3) the GPU (an H100 or H200: sm_90a code runs on
-// SM 9.0 alone) and the memory, then step 2's probe of the fp8 accumulator; (4) the fp8 steps, verified on small
-// integers exactly and on random reals against fp64, timed beside cuBLASLt's fp8 GEMM with the same scaling
-// (fp8_run.cuh); (5) the int8 step, verified exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the
-// verdict. Exit codes: README.md, "Exit codes".
+// SM 9.0 alone) and the memory, then step 2's probe of the fp8 accumulator and the k32 wgmma ceiling; (4) the fp8
+// steps, verified on small integers exactly and on random reals against fp64, timed beside cuBLASLt's fp8 GEMM with
+// the same scaling (fp8_run.cuh); (5) the int8 step, verified exactly and timed beside cublasGemmEx and cuBLASLt, by
+// the driver; (6) the verdict. Exit codes: README.md, "Exit codes".
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 #include "tc/precisions_8bit.hpp"
+#include "tc/wgmma_ceiling_timing.cuh"
 
 namespace {
 
@@ -105,6 +107,20 @@ int main(int argc, char** argv) {
       all_ok &= bits >= tc::kFp8AccumulatorBits;
     }
 
+    // (3c) The ceiling, in this process: two warpgroups of m64n256k32 wgmmas on a resident slice, one block per SM
+    // (tc/wgmma_ceiling.cuh), for e4m3 and s8; the tables report each step's share of it, and of the datasheet's
+    // peak, the figure people compare with (docs/external_figures.md).
+    const tc::WgmmaCeiling fp8_ceiling = tc::measure_wgmma_ceiling<256, 2, __nv_fp8_e4m3>(o.warmup, o.repeats);
+    const tc::WgmmaCeiling s8_ceiling = tc::measure_wgmma_ceiling<256, 2, std::int8_t>(o.warmup, o.repeats);
+    std::printf("\n== the k32 wgmma ceiling (tc/wgmma_ceiling.cuh): two m64n256k32 warpgroups, one block per SM ==\n"
+                "e4m3: %.1f TFLOP/s, s8: %.1f TOPS (median of %d launches, %.3f and %.3f ms each)\n",
+                fp8_ceiling.tflops, s8_ceiling.tflops, o.repeats, fp8_ceiling.median_ms, s8_ceiling.median_ms);
+    constexpr double kDatasheetPeak = 1979.0;  // dense fp8 TFLOP/s and int8 TOPS alike
+    const char* const peak_what = "the H200 SXM datasheet's dense fp8 and int8 peak, 1979 TFLOP/s or TOPS "
+                                  "(docs/external_figures.md)";
+    driver.set_ceiling(s8_ceiling.tflops);
+    driver.set_peak(kDatasheetPeak, peak_what);
+
     // (4) The fp8 steps at every size: 1 (the fp8 accumulator over all of K) and 3 (promoted every 128).
     std::vector<Fp8Row> fp8_rows;
     for (const tc::GemmShape& s : o.sizes) {
@@ -117,7 +133,7 @@ int main(int argc, char** argv) {
         std::printf("\n%dx%dx%d: no block-scaled step (K is not a multiple of 128)\n", s.m, s.n, s.k);
     }
     for (const Fp8Row& r : fp8_rows) all_ok &= r.exact_ok && r.random_ok;
-    print_fp8_rows(fp8_rows, o);
+    print_fp8_rows(fp8_rows, o, fp8_ceiling.tflops, kDatasheetPeak, peak_what);
     if (!o.csv.empty() && !fp8_rows.empty()) tc::append_bench_csv(o.csv, fp8_ladder_rows(fp8_rows));
 
     // (5) The int8 step: verified exactly and timed by the driver.
