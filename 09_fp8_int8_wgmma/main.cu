@@ -4,16 +4,18 @@
 //
 // Read top to bottom: (1) the command line and the steps; (2) on the host, what an 8-bit slice is and the exact
 // set's operand range at each size (this part runs on any machine); (3) the GPU (an H100 or H200: sm_90a code runs on
-// SM 9.0 alone) and the memory, then step 2's probe of the fp8 accumulator and the k32 wgmma ceiling; (4) the fp8
-// steps, verified on small integers exactly and on random reals against fp64, timed beside cuBLASLt's fp8 GEMM with
-// the same scaling (fp8_run.cuh); (5) the int8 step, verified exactly and timed beside cublasGemmEx and cuBLASLt, by
-// the driver; (6) the verdict. Exit codes: README.md, "Exit codes".
+// SM 9.0 alone) and the memory, then step 2's probe of the fp8 accumulator (with --error-vs-k, then the error against
+// K alone, and the run ends there) and the k32 wgmma ceiling; (4) the fp8 steps, verified on small integers exactly
+// and on random reals against fp64, timed beside cuBLASLt's fp8 GEMM with the same scaling (fp8_run.cuh); (5) the
+// int8 step, verified exactly and timed beside cublasGemmEx and cuBLASLt, by the driver; (6) the verdict. Exit codes:
+// README.md, "Exit codes".
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "error_vs_k.cuh"
 #include "explain.cuh"
 #include "fp8_run.cuh"
 #include "probes.cuh"
@@ -69,7 +71,7 @@ int main(int argc, char** argv) {
                             "fp8 (e4m3, per-tensor scales, fp32 accumulate, bf16 D) and int8 (s8, u8, s32 accumulate "
                             "and D) GEMMs on wgmma m64nNk32 and chapter 08's warp-specialized machinery, timed against "
                             "cuBLASLt (fp8: fast accumulation on and off) and cublasGemmEx (int8).",
-                            "",  // no figures yet
+                            "folder to write the error-against-K figure into (09_error_vs_k.svg), with --error-vs-k",
                             {"e4m3", "e4m3-block", "s8", "u8"},
                             "input precision: e4m3 with per-tensor or (e4m3-block) 1 x 128 and 128 x 128 block scales "
                             "(bf16 D), s8 or u8 (s32 D)"};
@@ -77,6 +79,8 @@ int main(int argc, char** argv) {
     config.default_repeats = 20;
     config.rest_flag = true;
     tc::GemmDriver driver(config);
+    driver.cli().add_flag("error-vs-k", "instead of the steps: the error of steps 1 and 3 against fp64 for K = 512 .. "
+                                        "65536 (error_vs_k.cuh), and its figure where --svg names a folder");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     if (driver.runs_type("s8") || driver.runs_type("u8")) driver.require_integer_scales("s8 and u8");
     // Block scaling takes K in whole groups of 128: named alone, a size that breaks it is a usage error (exit 2);
@@ -96,15 +100,27 @@ int main(int argc, char** argv) {
     using Fp8Step1 = Gemm8<Step1Fp8, Step1Tile, tc::E4M3BF16>;
     using Fp8Step3 = Gemm8<Step3Promotion, Step3Tile, tc::E4M3BF16>;
     using Fp8Step4 = Gemm8<Step4BlockScaling, Step4Tile, tc::E4M3BF16>;
-    if (driver.runs_type("e4m3") || block)
+    const bool error_vs_k = driver.cli().get_flag("error-vs-k");
+    if (error_vs_k)
+      tc::require_memory("the error against K", fp8_memory({kErrorSweepMN, kErrorSweepMN, kErrorSweepLastK}, 4));
+    else if (driver.runs_type("e4m3") || block)
       for (const tc::GemmShape& s : o.sizes) tc::require_memory("fp8 at this size", fp8_memory(s, 2));
 
     // (3b) Step 2's probe: how many bits the fp8 accumulator keeps, within one wgmma and across two.
     bool all_ok = true;
     int bits = 0;
-    if (driver.runs_type("e4m3") || block) {
+    if (driver.runs_type("e4m3") || block || error_vs_k) {
       bits = print_accumulator_probe();
       all_ok &= bits >= tc::kFp8AccumulatorBits;
+    }
+
+    // (3b') Or, with --error-vs-k, step 2's second half alone: the error against K, and its figure.
+    if (error_vs_k) {
+      const std::vector<ErrorAtK> points = measure_error_vs_k(driver.cublas(), bits, o.seed);
+      print_error_vs_k(points);
+      if (!o.svg_dir.empty()) tc::write_text_file(o.svg_dir + "/09_error_vs_k.svg", error_vs_k_svg(points));
+      for (const ErrorAtK& p : points) all_ok &= p.passed;
+      return tc::GemmDriver::finish(all_ok);
     }
 
     // (3c) The ceiling, in this process: two warpgroups of m64n256k32 wgmmas on a resident slice, one block per SM

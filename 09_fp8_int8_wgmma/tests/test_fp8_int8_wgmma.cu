@@ -6,7 +6,7 @@
 // exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks failing at 8192^3 on
 // a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a K group skipped).
 // Host: the exact set's range keeps every partial sum under the limit, the fp8 traits and the block quantizer round
-// and saturate as cvt does, and the launchers' one-line errors.
+// and saturate as cvt does, the launchers' one-line errors, and the error-against-K figure's lines.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "error_vs_k.cuh"
 #include "fp8_run.cuh"
 #include "probes.cuh"
 #include "quantizer.cuh"
@@ -484,4 +485,25 @@ TEST_CASE("the statistical bound scales as sqrt(k I), and the RMS of the product
     for (int j = 0; j < o.n; ++j)
       for (int l = 0; l < o.k; ++l) sum += std::pow(o.a_value(i, l) * o.b_value(l, j), 2);
   CHECK(tc::fp8_rms_of_products(o) == Approx(std::sqrt(sum / (5.0 * 130 * 256))).epsilon(1e-12));
+}
+
+TEST_CASE("the error-against-K figure draws each step's errors in both panels, one point a K", "[figure]") {
+  std::vector<ErrorAtK> points;
+  for (int k = kErrorSweepFirstK; k <= kErrorSweepLastK; k *= 2) {
+    ErrorAtK p;
+    p.k = k;
+    p.unpromoted = {1e-6 * k / 512, 0.01 * k / 512};  // grows with K, as the fp8 accumulator's error does
+    p.promoted = {1e-7, 0.001};
+    points.push_back(p);
+  }
+  const std::string svg = error_vs_k_svg(points);
+  CHECK(svg.rfind("<svg", 0) == 0);
+  std::size_t polylines = 0;
+  for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) {
+    ++polylines;
+    const std::size_t from = svg.find("points=\"", at) + 8, to = svg.find('"', from);
+    const std::string coords = svg.substr(from, to - from);
+    CHECK(std::count(coords.begin(), coords.end(), ',') == int(points.size()));
+  }
+  CHECK(polylines == 4);  // two steps in two panels
 }

@@ -3,7 +3,8 @@
 // The kernel is a building block (blocks layer); launching and timing it needs the harness's device query, device
 // memory and timer, so the launcher lives here, a layer above it.
 // Units: TFLOP/s (2 * 64 * N * K flops a wgmma, K = 16 for 16-bit inputs, 32 for 8-bit), milliseconds.
-// Preconditions: sm_90a; N in {64, 128, 256}. Errors: tc::CudaError. Source: PTX ISA, "wgmma.mma_async"; CUDA C++ Programming Guide, "Events".
+// Preconditions: sm_90a; N in {64, 128, 256}. Errors: tc::CudaError. Source: PTX ISA, "wgmma.mma_async"; CUDA C++
+// Programming Guide, "Events".
 #pragma once
 
 #include "tc/check.hpp"
