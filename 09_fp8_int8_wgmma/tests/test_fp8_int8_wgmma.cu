@@ -1,12 +1,13 @@
 // Chapter 09 tests. GPU (SM 9.0 only): the int8 step (s8, u8) through the project's two checks (both exact for 8-bit
 // integers) on one tile, many tiles, ragged shapes (TMA clipping, and the padded path for k = 1000 and 65), k = 0 and
-// every int32 scale; the fp8 steps 1 and 3 (bf16 and fp32 D) on the exact set (every element equal to the fp64
-// reference up to the output's rounding) and the random set (within the unpromoted bound), on the same shapes,
-// 4095 x 4097 x 1000 included; the probe against the checks' premise; cuBLASLt's fp8 GEMM (the yardstick) on the
-// exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks failing at 8192^3 on
-// a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a K group skipped).
-// Host: the exact set's range keeps every partial sum under the limit, the fp8 traits and the block quantizer round
-// and saturate as cvt does, the launchers' one-line errors, and the error-against-K figure's lines.
+// every int32 scale; the fp8 steps 1 and 3 (bf16 and fp32 D; step 1 on e5m2 too) on the exact set (every element
+// equal to the fp64 reference up to the output's rounding) and the random set (within the unpromoted bound), on the
+// same shapes, 4095 x 4097 x 1000 included; the probe against the checks' premise; cuBLASLt's fp8 GEMM (the
+// yardstick) on the exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks
+// failing at 8192^3 on a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a
+// K group skipped). Host: the exact set's range keeps every partial sum under the limit (e5m2's values within -8 ..
+// 8), the fp8 traits and the block quantizer round and saturate as cvt does, the launchers' one-line errors, and the
+// error-against-K figure's lines.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -50,6 +51,7 @@ void for_each_int8(F&& f) {
 }
 template <typename F>
 void for_each_fp8(F&& f) {
+  f(Fp8Gemm<tc::E5M2BF16>{});  // e5m2: the same kernel on .e5m2 wgmmas
   f(Fp8Gemm<tc::E4M3BF16>{});
   f(Fp8Gemm<tc::E4M3F32>{});
   f(PromotedGemm<tc::E4M3BF16>{});
@@ -129,6 +131,23 @@ TEST_CASE("the fp8 exact set keeps every partial sum within the accumulator's ex
     for (int l = 0; l < 8192; ++l) nonzero += tc::to_double(o.a[std::size_t(i) * 8192 + l]) != 0.0;
     CHECK(nonzero <= tc::kFp8ExactSumLimit);
   }
+}
+
+TEST_CASE("e5m2 holds the integers -8 .. 8 and no more, and its exact set stays within them", "[fp8]") {
+  using E5M2 = tc::ElementTraits<__nv_fp8_e5m2>;
+  CHECK(tc::fp8_largest_exact_integer(tc::kE4M3) == 16);
+  CHECK(tc::fp8_largest_exact_integer(tc::kE5M2) == 8);
+  for (int v = -8; v <= 8; ++v) CHECK(E5M2::to_double(E5M2::from_double(v)) == v);
+  CHECK(E5M2::to_double(E5M2::from_double(9.0)) == 8.0);  // a tie between 8 and 10: to the even code
+  CHECK(E5M2::to_double(E5M2::from_double(1e9)) == 57344.0);  // saturates at its largest finite value
+  CHECK(tc::fp8_exact_range(1, 8).r == 8);
+  CHECK(tc::fp8_exact_range(1).r == 16);
+  const tc::Fp8Operands<__nv_fp8_e5m2> o = tc::make_fp8_operands<__nv_fp8_e5m2>(7, 5, 16, tc::Fp8Set::Exact, 3);
+  double largest = 0.0;
+  for (const auto& x : o.a) largest = std::max(largest, std::fabs(E5M2::to_double(x)));
+  for (const auto& x : o.b) largest = std::max(largest, std::fabs(E5M2::to_double(x)));
+  CHECK(largest <= 8.0);
+  CHECK(largest >= 5.0);  // k = 16 allows r = 11 for e4m3; e5m2's cap of 8 is what binds
 }
 
 TEST_CASE("the fp8 traits are exact to double and round to nearest even, saturating, from double", "[fp8]") {

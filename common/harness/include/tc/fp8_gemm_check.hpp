@@ -45,19 +45,21 @@ inline constexpr int kFp8AccumulatorBits = 12;
 inline constexpr int kFp8ExactSumLimit = 1 << (kFp8AccumulatorBits - 1);
 
 // The exact set's value range r and K stride q (above): uniform integers in [-r, r], row i of A nonzero only where
-// l % q == i % q.
+// l % q == i % q. `largest`: the largest integer the format holds with every integer below it, 2^(mantissa bits + 1)
+// (fp8_largest_exact_integer): 16 for e4m3, 8 for e5m2.
 struct Fp8ExactRange {
   int r = 1;
   int q = 1;
 };
-inline Fp8ExactRange fp8_exact_range(int k) {
+inline Fp8ExactRange fp8_exact_range(int k, int largest = 16) {
   if (k <= kFp8ExactSumLimit) {
     int r = 1;
-    while (std::int64_t(k) * (r + 1) * (r + 1) <= kFp8ExactSumLimit && r + 1 <= 16) ++r;  // e4m3 holds -16 .. 16
+    while (std::int64_t(k) * (r + 1) * (r + 1) <= kFp8ExactSumLimit && r + 1 <= largest) ++r;
     return {r, 1};
   }
   return {1, (k + kFp8ExactSumLimit - 1) / kFp8ExactSumLimit};
 }
+inline constexpr int fp8_largest_exact_integer(const Fp8Format& f) { return 2 << f.man_bits; }
 
 enum class Fp8Set { Exact, Random };
 
@@ -152,7 +154,7 @@ Fp8Operands<Fp8> make_fp8_operands(int m, int n, int k, Fp8Set set, std::uint64_
   o.m = m, o.n = n, o.k = k;
   std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n);
   if (set == Fp8Set::Exact) {
-    const Fp8ExactRange range = fp8_exact_range(k);
+    const Fp8ExactRange range = fp8_exact_range(k, fp8_largest_exact_integer(kFp8FormatOf<Fp8>));
     fill_random_integers(a, seed, range.r);
     fill_random_integers(b, seed + 1, range.r);
     if (range.q > 1)

@@ -74,5 +74,9 @@ struct E4M3F32 : GemmPrecision<__nv_fp8_e4m3, float> {
 struct E4M3BF16 : GemmPrecision<__nv_fp8_e4m3, float, __nv_bfloat16> {
   static constexpr const char* name = "e4m3->bf16";
 };
+// e5m2 in (wgmma's .f32.e5m2.e5m2): two mantissa bits for e4m3's three, a range to 57344; the same kernels.
+struct E5M2BF16 : GemmPrecision<__nv_fp8_e5m2, float, __nv_bfloat16> {
+  static constexpr const char* name = "e5m2->bf16";
+};
 
 }  // namespace tc
