@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
                             "fp8 (e4m3, per-tensor scales, fp32 accumulate, bf16 D) and int8 (s8, u8, s32 accumulate "
                             "and D) GEMMs on wgmma m64nNk32 and chapter 08's warp-specialized machinery, timed against "
                             "cuBLASLt (fp8: fast accumulation on and off) and cublasGemmEx (int8).",
-                            "folder to write the error-against-K figure into (09_error_vs_k.svg), with --error-vs-k",
+                            "folder to write the chapter's figures into (09_*.svg; 09_error_vs_k.svg with --error-vs-k)",
                             {"e4m3", "e4m3-block", "s8", "u8"},
                             "input precision: e4m3 with per-tensor or (e4m3-block) 1 x 128 and 128 x 128 block scales "
                             "(bf16 D), s8 or u8 (s32 D)"};

@@ -6,8 +6,8 @@
 // yardstick) on the exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks
 // failing at 8192^3 on a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a
 // K group skipped). Host: the exact set's range keeps every partial sum under the limit (e5m2's values within -8 ..
-// 8), the fp8 traits and the block quantizer round and saturate as cvt does, the launchers' one-line errors, and the
-// error-against-K figure's lines.
+// 8), the fp8 traits and the block quantizer round and saturate as cvt does, the launchers' one-line errors, the
+// error-against-K figure's lines, and the committed figures against tools/figures.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -25,6 +25,7 @@
 #include "step3_promotion.cuh"
 #include "step4_block_scaling.cuh"
 #include "step5_int8.cuh"
+#include "tools/figures.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/cublaslt_fp8.hpp"
 #include "tc/fp8_gemm_check.hpp"
@@ -525,4 +526,9 @@ TEST_CASE("the error-against-K figure draws each step's errors in both panels, o
     CHECK(std::count(coords.begin(), coords.end(), ',') == int(points.size()));
   }
   CHECK(polylines == 4);  // two steps in two panels
+}
+
+TEST_CASE("the committed figures are what tools/figures.hpp draws", "[figures]") {
+  tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/09_fp8_int8_wgmma/09_figures --out docs/figures");
 }
