@@ -15,6 +15,8 @@
 // Source: PTX ISA, section 9.7.14.5.15 "Warp-level matrix load instruction: ldmatrix".
 #pragma once
 
+#include "tc/shared_address.cuh"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -22,10 +24,6 @@
 namespace tc {
 
 // [doc:wrappers]
-__device__ inline std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));  // the .shared window address ldmatrix takes
-}
-
 // One 8 x 8 matrix: r[0].
 __device__ inline void ldmatrix_x1(std::uint32_t (&r)[1], const void* row) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(shared_address(row)));

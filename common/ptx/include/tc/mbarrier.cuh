@@ -13,15 +13,13 @@
 // "mbarrier.try_wait", "cp.async.bulk.tensor", "membar/fence" (fence.proxy.async, fence.mbarrier_init).
 #pragma once
 
+#include "tc/shared_address.cuh"
+
 #include <cuda.h>  // CUtensorMap
 
 #include <cstdint>
 
 namespace tc {
-
-__device__ inline std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
 
 // mbarrier.init.shared::cta.b64: a fresh barrier in phase 0 that completes a phase after `count` arrivals.
 __device__ inline void mbarrier_init(std::uint64_t* bar, int count) {
