@@ -13,6 +13,35 @@ CublasLtHandle::CublasLtHandle() : workspace_(kLtWorkspaceBytes) { TC_CHECK(cubl
 
 CublasLtHandle::~CublasLtHandle() { cublasLtDestroy(handle_); }  // a destructor must not throw
 
+std::vector<cublasLtMatmulHeuristicResult_t> lt_heuristic_candidates(const CublasLtHandle& handle,
+                                                                     cublasLtMatmulDesc_t desc,
+                                                                     cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                                                     cublasLtMatrixLayout_t c, std::string& refusal) {
+  cublasLtMatmulPreference_t preference{};
+  TC_CHECK(cublasLtMatmulPreferenceCreate(&preference));
+  const std::size_t workspace = kLtWorkspaceBytes;
+  const cublasStatus_t set = cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace, sizeof workspace);
+  if (set != CUBLAS_STATUS_SUCCESS) {
+    cublasLtMatmulPreferenceDestroy(preference);
+    TC_CHECK(set);
+  }
+  std::vector<cublasLtMatmulHeuristicResult_t> candidates(kLtCandidates);
+  int returned = 0;
+  const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(handle.get(), desc, a, b, c, c, preference,
+                                                               kLtCandidates, candidates.data(), &returned);
+  cublasLtMatmulPreferenceDestroy(preference);
+  // cuBLASLt has no kernel for some problems (CUBLAS_STATUS_NOT_SUPPORTED, or no result).
+  if (status != CUBLAS_STATUS_SUCCESS || returned == 0) {
+    refusal = status != CUBLAS_STATUS_SUCCESS
+                  ? std::string("cublasLtMatmulAlgoGetHeuristic: ") + cublasGetStatusName(status)
+                  : "cublasLtMatmulAlgoGetHeuristic returned no algorithm";
+    returned = 0;
+  }
+  candidates.resize(returned);
+  return candidates;
+}
+
 template <typename TIn, typename TOut>
 CublasLtMatmul<TIn, TOut>::CublasLtMatmul(const CublasLtHandle& handle, const GemmProblem& p, CublasMath math)
     : handle_(handle), p_(p) {
@@ -53,26 +82,7 @@ CublasLtMatmul<TIn, TOut>::CublasLtMatmul(const CublasLtHandle& handle, const Ge
   TC_CHECK(cublasLtMatrixLayoutCreate(&b_, cuda_data_type<TIn>(), bn ? p.k : p.n, bn ? p.n : p.k, p.ldb));
   TC_CHECK(cublasLtMatrixLayoutCreate(&c_, cuda_data_type<TOut>(), p.m, p.n, p.ldc));
 
-  cublasLtMatmulPreference_t preference{};
-  TC_CHECK(cublasLtMatmulPreferenceCreate(&preference));
-  const std::size_t workspace = kLtWorkspaceBytes;
-  TC_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                sizeof workspace));
-  candidates_.resize(kLtCandidates);
-  int returned = 0;
-  const cublasStatus_t status =
-      cublasLtMatmulAlgoGetHeuristic(handle_.get(), desc_, a_, b_, c_, c_, preference, kLtCandidates,
-                                     candidates_.data(), &returned);
-  cublasLtMatmulPreferenceDestroy(preference);
-  // The heuristic refuses problems cuBLASLt has no kernel for (CUBLAS_STATUS_NOT_SUPPORTED, or no result): a fact
-  // about the yardstick, reported beside the table, not an error of the run.
-  if (status != CUBLAS_STATUS_SUCCESS || returned == 0) {
-    refusal_ = status != CUBLAS_STATUS_SUCCESS ? std::string("cublasLtMatmulAlgoGetHeuristic: ") +
-                                                     cublasGetStatusName(status)
-                                               : "cublasLtMatmulAlgoGetHeuristic returned no algorithm";
-    returned = 0;
-  }
-  candidates_.resize(returned);
+  candidates_ = lt_heuristic_candidates(handle_, desc_, a_, b_, c_, refusal_);
 }
 
 template <typename TIn, typename TOut>

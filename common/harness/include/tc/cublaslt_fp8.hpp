@@ -23,7 +23,7 @@
 #pragma once
 
 #include "tc/check.hpp"
-#include "tc/cublaslt_yardstick.hpp"  // CublasLtHandle, kLtCandidates, kLtWorkspaceBytes, LtYardstick
+#include "tc/cublaslt_yardstick.hpp"  // CublasLtHandle, lt_heuristic_candidates, kLtWorkspaceBytes, LtYardstick
 #include "tc/reference.hpp"           // validate_gemm_arguments
 
 #include <cublasLt.h>
@@ -72,24 +72,7 @@ class CublasLtFp8Matmul {
     TC_CHECK(cublasLtMatrixLayoutCreate(&b_, in, k, n, ldb));
     TC_CHECK(cublasLtMatrixLayoutCreate(&c_, out, m, n, ldc));
 
-    cublasLtMatmulPreference_t preference{};
-    TC_CHECK(cublasLtMatmulPreferenceCreate(&preference));
-    const std::size_t workspace = kLtWorkspaceBytes;
-    TC_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                  sizeof workspace));
-    candidates_.resize(kLtCandidates);
-    int returned = 0;
-    const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(handle_.get(), desc_, a_, b_, c_, c_, preference,
-                                                                 kLtCandidates, candidates_.data(), &returned);
-    cublasLtMatmulPreferenceDestroy(preference);
-    // A refusal is a fact about the yardstick, reported beside the table, not an error of the run.
-    if (status != CUBLAS_STATUS_SUCCESS || returned == 0) {
-      refusal_ = status != CUBLAS_STATUS_SUCCESS
-                     ? std::string("cublasLtMatmulAlgoGetHeuristic: ") + cublasGetStatusName(status)
-                     : "cublasLtMatmulAlgoGetHeuristic returned no algorithm";
-      returned = 0;
-    }
-    candidates_.resize(returned);
+    candidates_ = lt_heuristic_candidates(handle_, desc_, a_, b_, c_, refusal_);  // empty: refusal_ says why
   }
   CublasLtFp8Matmul(const CublasLtFp8Matmul&) = delete;
   CublasLtFp8Matmul& operator=(const CublasLtFp8Matmul&) = delete;

@@ -54,6 +54,16 @@ class CublasLtHandle {
   mutable DeviceBuffer<unsigned char> workspace_;  // cuBLASLt's scratch, written by every call: no state of ours
 };
 
+// The heuristic's first kLtCandidates algorithms for one matmul (desc; A, B and C's layouts, D laid out as C), each
+// allowed a kLtWorkspaceBytes workspace, best first. Where the heuristic refuses the problem (a status other than
+// success, or no algorithm) the list is empty and `refusal` says why, in one line: a fact about the yardstick,
+// reported beside the table, not an error of the run. Errors: tc::CudaError for a failed preference call.
+// Source: cuBLAS documentation, "cublasLtMatmulAlgoGetHeuristic()", "cublasLtMatmulPreferenceAttributes_t".
+std::vector<cublasLtMatmulHeuristicResult_t> lt_heuristic_candidates(const CublasLtHandle& handle,
+                                                                     cublasLtMatmulDesc_t desc,
+                                                                     cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                                                     cublasLtMatrixLayout_t c, std::string& refusal);
+
 template <typename TIn, typename TOut>
 class CublasLtMatmul {
  public:
