@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
   const int row0 = blockIdx.y * Tile::BlockM, col0 = blockIdx.x * Tile::BlockN;
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK);
+  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, Tile::BlockK);
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {
       tc::mbarrier_init(&smem.full[i], 1);                  // the producer's arrival, plus the bytes

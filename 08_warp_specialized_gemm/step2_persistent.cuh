@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   constexpr int S = Tile::Stages;
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, Tile::BlockK);
+  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, Tile::BlockK);
   // The tiles, walked by the blocks in grouped order: block b takes b, b + gridDim.x, ...
   const int first = blockIdx.x, stride = gridDim.x;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, 0, t); };

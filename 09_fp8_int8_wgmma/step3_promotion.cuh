@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   constexpr std::uint32_t kRowBlockBytes = 64u * tc::kSliceBytes;  // 64 rows of A in a slice
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
+  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
@@ -140,7 +140,14 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
             tc::wgmma_wait_group<0>();
             continue;
           }
-          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
+          // The consumers take turns on the tensor core, group by group: consumer 1 issues its group, then consumer 0
+          // (named barrier 3 between them, both consumers' 256 threads at the one instruction; 1 and 2 are the
+          // epilogue's), so that neither queues a group ahead of the other's and each one's adds run under the
+          // other's wgmmas.
+          const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
+          if (consumer == 1) mma_slice_fresh<N, Input>(part, a_r, b);
+          tc::named_barrier_sync(3, 256);
+          if (consumer == 0) mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added

@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
   float* const a_scales = reinterpret_cast<float*>(smem.stages + Tile::kScaleOffset);  // [S][128]
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
+  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
@@ -134,7 +134,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           int row = 64 * r + lo;
           if constexpr (Tile::kPlant == tc::PlantedBug::AScaleWrongRow) row ^= 1;  // planted: the neighbour row's
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
-          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
+          // The consumers take turns group by group, as in step 3.
+          const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
+          if (consumer == 1) mma_slice_fresh<N, Input>(part, a_r, b);
+          tc::named_barrier_sync(3, 256);
+          if (consumer == 0) mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added

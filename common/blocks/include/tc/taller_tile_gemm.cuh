@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                 "a taller tile split along N, in rows of two heights, staging its epilogue in its stages");
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = threadIdx.x / 128, slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
+  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };

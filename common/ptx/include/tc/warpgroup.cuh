@@ -32,6 +32,13 @@ __device__ inline void setmaxnreg_dec() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
 }
 
+// This thread's warpgroup, threadIdx.x / 128, read from lane 0 with shfl.sync: the same value, but one the compiler
+// can prove is equal in every lane of the warp, so what derives from it (shared addresses, wgmma descriptors) stays in
+// the uniform registers that wgmma takes its descriptors from, instead of being moved there (R2UR) before every
+// wgmma. Preconditions: all 32 lanes of the warp converged. Source: PTX ISA, "shfl.sync"; CUDA C++ Programming Guide,
+// "Warp Shuffle Functions".
+__device__ inline int warpgroup_index() { return __shfl_sync(0xffffffffu, int(threadIdx.x / 128), 0); }
+
 // bar.sync id, threads: waits until `threads` threads have arrived at named barrier `id`.
 __device__ inline void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
