@@ -53,6 +53,19 @@ TEST_CASE("Cli keeps defaults for options not given", "[cli]") {
   CHECK(cli.get_shapes("sizes") == std::vector<tc::GemmShape>{{1024, 1024, 1024}, {4096, 4096, 4096}});
 }
 
+TEST_CASE("integer lists take comma-separated integers in range and reject anything else in one line", "[cli]") {
+  CHECK(tc::parse_int_list("tokens", "1,16,8192") == std::vector<int>{1, 16, 8192});
+  CHECK(tc::parse_int_list("tokens", "7") == std::vector<int>{7});
+  CHECK(tc::parse_int_list("k", "0,3", 0, 3) == std::vector<int>{0, 3});
+  for (const char* bad : {"", ",", "1,", ",1", "0", "-4", "1e3", "16 ", "abc", "2147483648", "4,x"}) {
+    INFO("'" << bad << "'");
+    const std::string msg = tc::test::thrown_message<tc::UsageError>([&] { tc::parse_int_list("tokens", bad); });
+    CHECK(msg.rfind("--tokens expects integers in [1, 2147483647], comma-separated; got '", 0) == 0);
+    CHECK(msg.find('\n') == std::string::npos);
+  }
+  CHECK_THROWS_AS(tc::parse_int_list("k", "4", 0, 3), tc::UsageError);
+}
+
 TEST_CASE("GEMM shape lists take S and MxNxK items and reject anything else in one line", "[cli]") {
   CHECK(tc::parse_gemm_shapes("s", "17x33x65,8") == std::vector<tc::GemmShape>{{17, 33, 65}, {8, 8, 8}});
   CHECK(tc::parse_gemm_shapes("s", "2147483647") == std::vector<tc::GemmShape>{{2147483647, 2147483647, 2147483647}});

@@ -2,6 +2,7 @@
 // strided walk, for many grids, groups and SM counts, ragged edges included; the first indices as the definition
 // says; and grouped order's L2 footprint per wave below row-major order's on chapter 08's problem.
 #include "tc/layouts/tile_order.hpp"
+#include "tc/layouts/waves.hpp"
 #include "tc_test/catch.hpp"
 
 #include <utility>
@@ -118,5 +119,30 @@ TEST_CASE("one tile height: the uniform plan is grouped order over the cluster t
   for (int t = 0; t < p.count(); ++t) {
     const tc::Coord c = tc::grouped_tile(g, 8, t);
     CHECK(tc::planned_tile(p, 8, 1, t) == tc::PlannedTile{(2 * c.row + 1) * 128, c.col * 256, 128});
+  }
+}
+
+TEST_CASE("waves: work units on workers take ceil(units / workers) waves, and the last one idles the rest",
+          "[tile_order][waves]") {
+  constexpr tc::Waves full = tc::waves_of(128, 128);
+  static_assert(full.waves == 1 && full.last_wave_busy == 128 && full.last_wave_idle == 0, "a whole wave");
+  const tc::Waves one_more = tc::waves_of(129, 128);
+  CHECK(one_more.waves == 2);
+  CHECK(one_more.last_wave_busy == 1);
+  CHECK(one_more.last_wave_idle == 127);
+  CHECK(one_more.efficiency() == Approx(129.0 / 256));
+  const tc::Waves few = tc::waves_of(11, 64);  // one token through Llama-3-8B's O: a sixth of the clusters busy
+  CHECK(few.waves == 1);
+  CHECK(few.last_wave_idle == 53);
+  const tc::Waves none = tc::waves_of(0, 64);
+  CHECK(none.waves == 0);
+  CHECK(none.last_wave_busy == 0);
+  CHECK(none.last_wave_idle == 0);
+  CHECK(none.efficiency() == 1.0);
+  for (int units = 1; units < 400; ++units) {
+    const tc::Waves w = tc::waves_of(units, 132);
+    CHECK((w.waves - 1) * 132 + w.last_wave_busy == units);
+    CHECK(w.last_wave_busy >= 1);
+    CHECK(w.last_wave_busy + w.last_wave_idle == 132);
   }
 }

@@ -61,6 +61,24 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::s
   return shapes;
 }
 
+std::vector<int> parse_int_list(const std::string& option, const std::string& text, int min, int max) {
+  std::vector<int> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::int64_t v = 0;
+    if (!parse_integer(item, v) || v < min || v > max) {
+      throw UsageError("--" + option + " expects integers in [" + std::to_string(min) + ", " + std::to_string(max) +
+                       "], comma-separated; got '" + item + "'");
+    }
+    values.push_back(static_cast<int>(v));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
 Cli::Cli(std::string program, std::string summary) : program_(std::move(program)), summary_(std::move(summary)) {
   declare("help", Kind::Flag, "print this help and exit");
 }

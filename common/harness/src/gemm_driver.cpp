@@ -2,6 +2,7 @@
 
 #include "tc/exit_codes.hpp"
 #include "tc/main.hpp"
+#include "tc/text_table.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -15,47 +16,6 @@ namespace {
 std::string shape_text(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
-
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
-
-// A table whose columns are as wide as their widest cell: text left-aligned, numbers right-aligned.
-class Table {
- public:
-  void column(std::string header, bool numeric) { columns_.push_back({std::move(header), numeric}); }
-  void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  std::string format() const {
-    std::vector<std::size_t> width(columns_.size());
-    for (std::size_t c = 0; c < columns_.size(); ++c) {
-      width[c] = columns_[c].header.size();
-      for (const auto& r : rows_) width[c] = std::max(width[c], r[c].size());
-    }
-    auto line = [&](auto cell) {
-      std::string out;
-      for (std::size_t c = 0; c < columns_.size(); ++c) {
-        const std::string text = cell(c);
-        const std::string pad(width[c] - text.size(), ' ');
-        out += (c > 0 ? "  " : "") + (columns_[c].numeric ? pad + text : text + pad);
-      }
-      while (!out.empty() && out.back() == ' ') out.pop_back();
-      return out + "\n";
-    };
-    std::string out = line([&](std::size_t c) { return columns_[c].header; });
-    for (const auto& r : rows_) out += line([&](std::size_t c) { return r[c]; });
-    return out;
-  }
-
- private:
-  struct Column {
-    std::string header;
-    bool numeric;
-  };
-  std::vector<Column> columns_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 }  // namespace
 
@@ -124,7 +84,9 @@ std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<
 
 GemmDriver::GemmDriver(DriverConfig config)
     : config_(std::move(config)), cli_(config_.chapter.program, config_.summary) {
-  if (config_.single_size) {
+  if (!config_.sizes_flag) {
+    // no shape flags: the chapter's own
+  } else if (config_.single_size) {
     const std::int64_t s = std::stoll(config_.default_sizes);
     cli_.add_int("m", s, "rows of op(A) and C").add_int("n", s, "columns of op(B) and C");
     cli_.add_int("k", s, "columns of op(A), rows of op(B); 0: C = beta * C", 0);
@@ -149,7 +111,7 @@ bool GemmDriver::parse(int argc, char** argv) {
       .add_int("warmup", 5, "untimed launches before timing", 0)
       .add_int("repeats", config_.default_repeats, "timed launches; the median is reported", 20);
   if (config_.rest_flag) {
-    cli_.add_int("rest-ms", 1500, "idle milliseconds before each timing, so that every kernel and cuBLAS start at "
+    cli_.add_int("rest-ms", config_.default_rest_ms, "idle milliseconds before each timing, so that every kernel and cuBLAS start at "
                                   "the same clock",
                  0);
   }
@@ -160,7 +122,9 @@ bool GemmDriver::parse(int argc, char** argv) {
   if (config_.chapter.exact_sm) require_exact_sm(config_.chapter.min_sm, config_.chapter.program);
   if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
   RunOptions& o = options_;
-  if (config_.single_size) {
+  if (!config_.sizes_flag) {
+    o.sizes.clear();
+  } else if (config_.single_size) {
     o.sizes = {{int(cli_.get_int("m")), int(cli_.get_int("n")), int(cli_.get_int("k"))}};
   } else {
     o.sizes = cli_.get_shapes("sizes");

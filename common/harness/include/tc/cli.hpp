@@ -32,6 +32,11 @@ class UsageError : public std::invalid_argument {
 // UsageError naming `option` and the bad item, one line.
 std::vector<GemmShape> parse_gemm_shapes(const std::string& option, const std::string& text);
 
+// A comma-separated list of integers in [min, max], e.g. "1,16,64" (chapter 10's --tokens). Errors: UsageError naming
+// `option` and the bad item (empty, not entirely a number, or out of range), one line.
+std::vector<int> parse_int_list(const std::string& option, const std::string& text, int min = 1,
+                                int max = std::numeric_limits<std::int32_t>::max());
+
 class Cli {
  public:
   Cli(std::string program, std::string summary);

@@ -79,7 +79,11 @@ struct DriverConfig {
   bool single_size = false;        // --m --n --k (one problem) instead of --sizes (a list)
   std::string default_sizes = "1024,4096";  // --sizes's default, or with single_size the one size S of S x S x S
   int default_repeats = 30;
-  bool rest_flag = false;          // offer --rest-ms (default 1500): idle before each timing
+  bool rest_flag = false;          // offer --rest-ms: idle before each timing
+  int default_rest_ms = 1500;      // --rest-ms's default
+  // false: no --sizes (nor --m --n --k): the chapter names its own shapes (chapter 10's suite), options().sizes is
+  // empty, and require_gpu checks no memory for them.
+  bool sizes_flag = true;
 };
 
 // The common flags as parsed.
@@ -102,11 +106,12 @@ struct Timing {
 };
 
 // The cuBLASLt yardstick on the operands given (they need not be a GemmBench's: the chapter tools time it on
-// all-zero operands too): each of plan's candidates timed with `timing` (the first is first_ms), then the fastest
-// timed again (best_ms), all in place on C. Where the plan has no candidate, or cublasLtMatmul refuses one at run
+// all-zero operands too): each of plan's candidates timed with `timing` (a tc::Timing, or any type with its
+// median_ms(fn), such as tc::FlushedTiming), the first is first_ms, then the fastest timed again (best_ms), all in
+// place on C. Where the plan has no candidate, or cublasLtMatmul refuses one at run
 // time, best_ms is -1 and refusal says why. Errors: tc::CudaError for any other failed CUDA call.
-template <typename TIn, typename TOut>
-LtYardstick time_lt_candidates(const CublasLtMatmul<TIn, TOut>& plan, const Timing& timing, const TIn* a,
+template <typename TIn, typename TOut, typename TimingT>
+LtYardstick time_lt_candidates(const CublasLtMatmul<TIn, TOut>& plan, const TimingT& timing, const TIn* a,
                                const TIn* b, TOut* c) {
   LtYardstick y;
   y.candidates = plan.algorithms();
