@@ -1,0 +1,140 @@
+// Chapter 10: GEMMs at the shapes LLMs run. The linear layers of Llama-3-8B and -70B at 1 to 8192 tokens, bf16 in
+// and out, each verified and timed beside cublasGemmEx and cuBLASLt with a cold L2, as a model step finds it.
+//
+// Read top to bottom: (1) the command line: which suite, which token counts; (2) on the host, the suite (suite.hpp:
+// every layer, its weight's size against the L2; this part runs on any machine); (3) the GPU (an H100 or H200:
+// sm_90a code runs on SM 9.0 alone) and the memory of the largest shape; (4) the DRAM ceiling, a device-to-device
+// copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through step 1 (chapter
+// 08's kernel, step1_chapter08.cuh), verified and timed beside both yardsticks (suite_run.cuh); (6) the table, the
+// waves that explain it and the summary against each yardstick; (7) the verification table and the verdict. Exit
+// codes: README.md, "Exit codes".
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "step1_chapter08.cuh"
+#include "suite.hpp"
+#include "suite_run.cuh"
+
+#include "tc/chapter_driver.cuh"
+#include "tc/cli.hpp"
+#include "tc/flushed_timing.cuh"
+#include "tc/gemm_check.hpp"
+#include "tc/gemm_driver.hpp"
+#include "tc/main.hpp"
+#include "tc/memory.hpp"
+
+namespace {
+
+// The DRAM ceiling's copy: 4 GiB each way, large enough that no cache holds any of it.
+constexpr std::size_t kCopyBytes = std::size_t(4) << 30;
+
+// (2) The suite's layers, their weights against the L2 (a weight that fits would be read from the L2, not DRAM, by a
+// warm timing), and the token counts.
+void print_suite_plan(const std::vector<SuiteShape>& shapes) {
+  std::printf("\n== the suite (suite.hpp): y = x W^T, x M x K row-major (M tokens), W N x K with K contiguous, y M x N "
+              "row-major ==\n");
+  std::printf("%-6s %-8s %6s %6s %8s  %s\n", "model", "layer", "N", "K", "W MiB", "tokens M");
+  for (std::size_t i = 0; i < shapes.size();) {
+    const SuiteShape& s = shapes[i];
+    std::printf("%-6s %-8s %6d %6d %8.0f ", s.layer.model, s.layer.name, s.n(), s.k(), s.weight_bytes() / (1 << 20));
+    for (; i < shapes.size() && shapes[i].n() == s.n() && shapes[i].k() == s.k(); ++i) std::printf(" %d", shapes[i].m);
+    std::printf("\n");
+  }
+  std::printf("%d shapes; every kernel computes y^T = W x^T: the weights take the kernel's M, the tokens its N\n",
+              int(shapes.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    // (1) The command line: the short suite (Llama-3-8B at 1, 64 and 2048 tokens) by default, the full one (both
+    // models, seven token counts) with --suite full; --tokens replaces the token counts.
+    tc::DriverConfig config{tc::this_chapter(),
+                            "Chapter 10: GEMMs at the shapes LLMs run",
+                            "the linear layers of Llama-3-8B and -70B at 1 to 8192 tokens (bf16 in and out, fp32 "
+                            "accumulate), verified and timed with the L2 flushed beside cublasGemmEx and cuBLASLt, "
+                            "with the waves that explain each shape.",
+                            ""};  // no figures yet
+    config.sizes_flag = false;    // the suite names the shapes
+    config.default_repeats = 20;
+    config.rest_flag = true;
+    config.default_rest_ms = 100;  // 56 shapes x 11 timings: the full suite's rests stay near a minute
+    tc::GemmDriver driver(config);
+    driver.cli().add_choice("suite", "short", {"short", "full"},
+                            "short: Llama-3-8B at 1, 64 and 2048 tokens; full: both models at 1, 16, 64, 128, 512, "
+                            "2048 and 8192 tokens");
+    driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
+    driver.cli().add_string("shapes", "", "instead of the suite: these shapes, MxNxK (M tokens, an N x K weight), "
+                                          "comma-separated");
+    if (!driver.parse(argc, argv)) return tc::kExitOk;
+    const bool full = driver.cli().get_choice("suite") == "full";
+    const std::string tokens_text = driver.cli().get_string("tokens");
+    const std::vector<int> tokens = !tokens_text.empty() ? tc::parse_int_list("tokens", tokens_text)
+                                    : full               ? kSuiteTokens
+                                                         : kShortSuiteTokens;
+    const std::string custom = driver.cli().get_string("shapes");
+    std::vector<SuiteShape> shapes;
+    if (custom.empty()) {
+      shapes = suite(full, tokens);
+    } else {
+      for (const tc::GemmShape& g : tc::parse_gemm_shapes("shapes", custom))
+        shapes.push_back({g.m, LinearLayer{"-", "custom", g.n, g.k}});
+    }
+    const tc::RunOptions& o = driver.options();
+
+    // (2) The suite, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
+    print_suite_plan(shapes);
+    const tc::DeviceInfo gpu = driver.require_gpu("chapter 10 (warp-specialized wgmma kernels, sm_90a)");
+    tc::MemoryNeed largest;  // one shape's operands live at a time
+    for (const SuiteShape& s : shapes) {
+      const tc::MemoryNeed need = shape_memory(s, o.beta);
+      largest.host_bytes = std::max(largest.host_bytes, need.host_bytes);
+      largest.device_bytes = std::max(largest.device_bytes, need.device_bytes);
+    }
+    tc::require_memory("the largest shape's operands, references and the DRAM copy",
+                       largest + tc::MemoryNeed{0, 2 * kCopyBytes});
+
+    // (4) The DRAM ceiling, and the flush.
+    const double dram_gbps = tc::measure_copy_gbps(kCopyBytes, 10);
+    const tc::L2Flush flush;
+    std::printf("\n== the DRAM ceiling: cudaMemcpyAsync device to device, %.0f GiB, bytes read + written ==\n"
+                "%.0f GB/s (median of 10 copies); the L2: %.0f MiB, flushed before every timed launch by a read of "
+                "%.0f MiB (tc/flushed_timing.cuh)\n",
+                double(kCopyBytes) / (1 << 30), dram_gbps, double(flush.l2_bytes()) / (1 << 20),
+                double(flush.bytes()) / (1 << 20));
+    const tc::FlushedTiming timing{&flush, o.warmup, o.repeats, o.rest_ms};
+
+    // (5) Every shape: verified, then timed beside both yardsticks.
+    std::printf("\n== every shape: verified, then timed beside cublasGemmEx and cuBLASLt (suite_run.cuh) ==\n");
+    const int clusters = step1_clusters();
+    std::vector<ShapeResult> rows;
+    std::vector<tc::VerificationRow> checks;
+    for (const SuiteShape& s : shapes) {
+      rows.push_back(run_shape<Step1Chapter08>(
+          driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, [&](ShapeResult& r) {
+            const Step1Waves w = step1_waves(s, clusters, gpu.multiprocessors);
+            r.schedule = "ch08 step 5: 384/256 x 256 cluster tiles";
+            r.waves = w.waves;
+            r.idle_sms = w.idle_sms_last_wave;
+          }));
+      const ShapeResult& r = rows.back();
+      checks.push_back({s.name() + " " + r.kernel, r.verdict, o.alpha});
+      std::printf("[%d/%d] %-28s %s, %.1f s: %.1f s of checks (operands, fp64 references, both runs)\n",
+                  int(rows.size()), int(shapes.size()), s.name().c_str(), r.verdict.passed() ? "PASS" : "FAIL",
+                  r.total_s, r.check_s);
+      std::fflush(stdout);  // a long suite shows its progress
+    }
+
+    // (6) The table and its summary. (7) The verification table and the verdict.
+    print_suite(rows, dram_gbps, timing, flush.bytes());
+    std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
+                "==\n");
+    tc::print_verification("shape kernel", checks);
+    bool all_ok = true;
+    for (const ShapeResult& r : rows) all_ok &= r.verdict.passed();
+    return tc::GemmDriver::finish(all_ok);
+  });
+}

@@ -1,0 +1,82 @@
+// Chapter 10 -- the shape suite: the GEMMs an LLM runs, as the chapter's kernels and yardsticks see them.
+//
+// A linear layer y = x W^T takes M tokens (x: M x K, row-major, one token a row) through a weight W of N x K with K
+// contiguous (each output feature's K weights in a row, as PyTorch's nn.Linear stores them), and writes y: M x N,
+// row-major, one token a row, as the next layer reads it. The suite is the linear layers of Llama-3-8B and -70B, each
+// at M in {1, 16, 64, 128, 512, 2048, 8192} tokens: decoding one sequence up to prefilling a long prompt.
+//
+// The kernels of this project (and cuBLAS) write a column-major C. A row-major y of M x N is, byte for byte, the
+// column-major N x M matrix y^T = W x^T. So every kernel here computes that: cuBLAS's m is the layer's N (W is op(A),
+// stored K-major: op T), its n the tokens (x^T is op(B), K-major too: op N), ldc = N. This is "swap-AB": the weights
+// take the kernel's M, the tokens its N, and M = 1 makes ldc = N elements, not the 2 bytes a column-major y would
+// need, which TMA cannot describe (its strides are multiples of 16 bytes). PyTorch's F.linear calls cuBLAS the same
+// way, so the yardsticks get exactly what a model gives them.
+// Host only, pure. Errors: std::invalid_argument from suite() for a token count below 1.
+#pragma once
+
+#include "tc/gemm_check.hpp"  // tc::GemmProblem
+#include "tc/types.hpp"       // tc::Op
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// [doc:suite]
+// One linear layer's weight, N x K with K contiguous. Llama-3's QKV projection is one matrix of the query, key and
+// value heads side by side (4096 + 2 x 1024 rows for 8B: grouped-query attention), and gate+up the two MLP inputs
+// side by side, as inference engines fuse them.
+struct LinearLayer {
+  const char* model;  // "8B" or "70B": Llama-3-8B or Llama-3-70B
+  const char* name;   // "QKV", "O", "gate+up", "down"
+  int n, k;
+};
+
+inline constexpr LinearLayer kLlamaLayers[] = {
+    {"8B", "QKV", 6144, 4096},      {"8B", "O", 4096, 4096},      {"8B", "gate+up", 28672, 4096},
+    {"8B", "down", 4096, 14336},    {"70B", "QKV", 10240, 8192},  {"70B", "O", 8192, 8192},
+    {"70B", "gate+up", 57344, 8192}, {"70B", "down", 8192, 28672}};
+
+// The token counts of the full suite, and of the short one (Llama-3-8B alone), the default.
+inline const std::vector<int> kSuiteTokens = {1, 16, 64, 128, 512, 2048, 8192};
+inline const std::vector<int> kShortSuiteTokens = {1, 64, 2048};
+// [/doc:suite]
+
+// One shape of the suite: layer at m tokens.
+struct SuiteShape {
+  int m = 1;  // tokens
+  LinearLayer layer{};
+  int n() const { return layer.n; }
+  int k() const { return layer.k; }
+  std::string name() const {
+    return std::string(layer.model) + " " + layer.name + " " + std::to_string(m) + "x" + std::to_string(layer.n) +
+           "x" + std::to_string(layer.k);
+  }
+  // The GEMM the kernels and yardsticks run (the header says why): y^T (N x M, column-major, ldc = N) = W x^T, W as
+  // op(A) = op T of a K x N column-major array (lda = K), x^T as op(B) = op N of a K x M one (ldb = K).
+  tc::GemmProblem problem(double alpha = 1.0, double beta = 0.0) const {
+    return tc::GemmProblem::tight(tc::Op::T, tc::Op::N, layer.n, m, layer.k, alpha, beta);
+  }
+  // 2 M N K.
+  double flops() const { return 2.0 * double(m) * layer.n * layer.k; }
+  // Bytes of bf16 operands a launch must move at least: x and W read, y written (and read too where beta != 0).
+  double operand_bytes(bool reads_c = false) const {
+    const double c = double(m) * layer.n * (reads_c ? 2 : 1);
+    return 2.0 * (double(m) * layer.k + double(layer.n) * layer.k + c);
+  }
+  double weight_bytes() const { return 2.0 * double(layer.n) * layer.k; }
+};
+
+// The suite: every layer of the models asked for (full: both; else Llama-3-8B alone), each at every token count, in
+// the order of kLlamaLayers, then of tokens. Errors: std::invalid_argument for a token count below 1.
+inline std::vector<SuiteShape> suite(bool both_models, const std::vector<int>& tokens) {
+  std::vector<SuiteShape> shapes;
+  for (const LinearLayer& layer : kLlamaLayers) {
+    if (!both_models && std::string(layer.model) != "8B") continue;
+    for (int m : tokens) {
+      if (m < 1) throw std::invalid_argument("suite: a token count must be >= 1, got " + std::to_string(m));
+      shapes.push_back({m, layer});
+    }
+  }
+  return shapes;
+}

@@ -1,0 +1,154 @@
+// Chapter 10 -- one suite shape verified and timed beside both yardsticks, with the L2 flushed; the table and its
+// summary.
+//
+// run_shape<Kernel>: the project's two checks (tc/gemm_check.hpp: integer operands exactly, random ones against fp64)
+// on the shape's problem (suite.hpp), then the kernel, cublasGemmEx (default algorithm) and cuBLASLt's first 8
+// heuristic algorithms, each timed on the same random operands with tc::FlushedTiming: the L2 flushed by a read
+// before every launch, which also keeps the queue busy, so that a 10 us launch is timed without the host's latency.
+// print_suite: ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each
+// yardstick, the schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks'
+// time over the kernel's (above 1: the kernel is faster) and the worst shape, for each yardstick.
+// Errors: tc::CudaError from CUDA, cuBLAS and cuBLASLt; std::invalid_argument from the launchers.
+#pragma once
+
+#include "suite.hpp"
+
+#include "tc/cublas_reference.hpp"
+#include "tc/cublaslt_yardstick.hpp"
+#include "tc/flushed_timing.cuh"
+#include "tc/gemm_check.hpp"
+#include "tc/gemm_driver.hpp"  // tc::time_lt_candidates
+#include "tc/layouts/waves.hpp"
+#include "tc/padded_gemm.hpp"
+#include "tc/text_table.hpp"
+
+#include <cuda_bf16.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+struct ShapeResult {
+  SuiteShape shape;
+  std::string kernel;    // the step's name
+  std::string schedule;  // what the step chose for this shape (step 1: always chapter 08's tile and grid)
+  tc::Waves waves;       // the step's tiles and waves on this GPU
+  int idle_sms = 0;      // SMs the last wave leaves idle
+  double ms = 0.0, cublas_ms = -1.0, lt_first_ms = -1.0, lt_best_ms = -1.0;  // -1: no such yardstick
+  tc::GemmVerdict verdict;
+  bool reads_c = false;  // beta != 0
+  // Wall time of the checks (operands, fp64 references, both runs), and of all of run_shape, in seconds.
+  double check_s = 0.0, total_s = 0.0;
+};
+
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// What run_shape allocates for s: both operand sets with their references, and cuBLASLt's workspace.
+inline tc::MemoryNeed shape_memory(const SuiteShape& s, double beta) {
+  return tc::gemm_check_memory<__nv_bfloat16, __nv_bfloat16>(s.problem(1.0, beta)) +
+         tc::MemoryNeed{0, tc::kLtWorkspaceBytes};
+}
+
+// Verifies Kernel (a tc/padded_gemm.hpp kernel type, bf16 -> bf16) on s and times it and both yardsticks. `plan`
+// fills schedule, waves and idle_sms for the kernel's choice at s.
+template <typename Kernel, typename Plan>
+ShapeResult run_shape(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt, const SuiteShape& s, double alpha,
+                      double beta, std::uint64_t seed, const tc::FlushedTiming& timing, Plan&& plan) {
+  using T = __nv_bfloat16;
+  const tc::GemmProblem p = s.problem(alpha, beta);
+  ShapeResult r;
+  r.shape = s;
+  r.kernel = Kernel::name;
+  r.reads_c = beta != 0.0;
+  plan(r);
+  const auto start = std::chrono::steady_clock::now();
+  tc::ExactCheck<T, T> exact(cublas, p, seed + 10);
+  tc::RandomOperands<T, T> random(cublas, p, seed);
+  auto launch = [&](const T* A, const T* B, T* C) {
+    tc::launch_gemm_any_size<Kernel>(p.m, p.n, p.k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
+  };
+  r.verdict = tc::check_gemm(exact, random, launch);
+  r.check_s = seconds_since(start);
+  random.reset_c();  // the timed launches take the input C where beta != 0
+  r.ms = timing.median_ms([&] { launch(random.a(), random.b(), random.c()); });
+  r.cublas_ms = timing.median_ms([&] {
+    tc::cublas_gemm<T, T>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, alpha, random.a(), p.lda, random.b(), p.ldb, beta,
+                          random.c(), p.ldc, random.c(), p.ldc);
+  });
+  const tc::LtYardstick y =
+      tc::time_lt_candidates(tc::CublasLtMatmul<T, T>(lt, p), timing, random.a(), random.b(), random.c());
+  r.lt_first_ms = y.first_ms;
+  r.lt_best_ms = y.best_ms;
+  r.total_s = seconds_since(start);
+  return r;
+}
+
+// The geomean of ratios, and where the smallest is.
+struct RatioSummary {
+  double geomean = 0.0;
+  double worst = 0.0;
+  std::string worst_shape;
+  int shapes = 0;
+};
+
+// yardstick time / kernel time over the rows that have that yardstick (ms > 0).
+template <typename Ms>
+RatioSummary summarize_ratios(const std::vector<ShapeResult>& rows, Ms&& yardstick_ms) {
+  RatioSummary s;
+  double log_sum = 0.0;
+  for (const ShapeResult& r : rows) {
+    const double y = yardstick_ms(r);
+    if (y <= 0.0 || r.ms <= 0.0) continue;
+    const double ratio = y / r.ms;
+    log_sum += std::log(ratio);
+    if (s.shapes == 0 || ratio < s.worst) s.worst = ratio, s.worst_shape = r.shape.name();
+    ++s.shapes;
+  }
+  if (s.shapes > 0) s.geomean = std::exp(log_sum / s.shapes);
+  return s;
+}
+
+// The results table, its legend and the summary lines.
+inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, const tc::FlushedTiming& timing,
+                        std::size_t flush_bytes) {
+  using tc::fixed;
+  tc::Table t;
+  for (const char* h : {"model", "layer", "M", "N", "K", "kernel"}) t.column(h, false);
+  for (const char* h : {"ms", "TFLOP/s", "GB/s", "% DRAM", "% cublasGemmEx", "% cuBLASLt best-of-8", "tiles", "waves",
+                        "idle SMs"})
+    t.column(h, true);
+  t.column("schedule", false);
+  t.column("verdict", false);
+  for (const ShapeResult& r : rows) {
+    const double gbps = r.shape.operand_bytes(r.reads_c) / (r.ms * 1e-3) / 1e9;
+    auto share = [&](double y) { return y > 0.0 ? fixed(100.0 * y / r.ms, 1) + "%" : std::string("-"); };
+    t.row({r.shape.layer.model, r.shape.layer.name, std::to_string(r.shape.m), std::to_string(r.shape.n()),
+           std::to_string(r.shape.k()), r.kernel, fixed(r.ms, 4), fixed(tc::tflops(r.shape.flops(), r.ms), 1),
+           fixed(gbps, 0), fixed(100.0 * gbps / dram_gbps, 1) + "%", share(r.cublas_ms), share(r.lt_best_ms),
+           std::to_string(r.waves.units), std::to_string(r.waves.waves), std::to_string(r.idle_sms), r.schedule,
+           r.verdict.passed() ? "PASS" : "FAIL"});
+  }
+  std::printf("\n== results: y = x W^T, bf16 in and out, fp32 accumulation (y^T = W x^T column-major: suite.hpp); "
+              "median of %d launches after %d warm-up, each timing after %d ms idle; the L2 flushed before every "
+              "launch by a read of %.0f MiB ==\n",
+              timing.repeats, timing.warmup, timing.rest_ms, double(flush_bytes) / (1 << 20));
+  std::printf("%s", t.format().c_str());
+  std::printf(
+      "GB/s: operand traffic, 2 (MK + NK + MN) bytes over the kernel's time (x and W read once, y written once); "
+      "%% DRAM: of the\n%.0f GB/s copy above. %% cublasGemmEx: cublasGemmEx's time (CUBLAS_GEMM_DEFAULT) over the "
+      "kernel's; %% cuBLASLt best-of-8: the\nfastest of cuBLASLt's first 8 heuristic algorithms (64 MiB workspace), "
+      "timed again, over the kernel's; above 100%%: the kernel\nis faster. tiles, waves, idle SMs: the kernel's "
+      "work units on this GPU's persistent grid, the waves they take, and the SMs\nthe last wave leaves idle "
+      "(computed on the host from the kernel's plan).\n",
+      dram_gbps);
+  const RatioSummary cublas = summarize_ratios(rows, [](const ShapeResult& r) { return r.cublas_ms; });
+  const RatioSummary lt = summarize_ratios(rows, [](const ShapeResult& r) { return r.lt_best_ms; });
+  std::printf("summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt best-of-8 "
+              "(worst %.3fx, %s)\n",
+              int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean, lt.worst,
+              lt.worst_shape.c_str());
+}

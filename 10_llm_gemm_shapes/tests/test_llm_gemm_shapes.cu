@@ -1,0 +1,147 @@
+// Chapter 10 tests. Host: the suite is the issue's 56 shapes (the layers of Llama-3-8B and -70B at seven token
+// counts) and maps each onto the GEMM y^T = W x^T with the leading dimensions PyTorch's F.linear gives cuBLAS; step
+// 1's waves count its plan's tiles and the SMs its last wave leaves idle; the flush reads twice the L2; the summary's
+// geomean and worst shape. GPU (SM 9.0 only): step 1 through both checks at suite shapes (one token to 2048, K = 4096
+// to 14336), at a ragged shape through the padded path, and with every (alpha, beta); the flush makes a read of an
+// L2-sized buffer slower than the same read warm, so a flushed timing does not time the L2; the copy's ceiling is
+// a DRAM figure.
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "chapter_config.hpp"  // tc::chapter::kMinSm
+#include "step1_chapter08.cuh"
+#include "suite.hpp"
+#include "suite_run.cuh"
+
+#include "tc/flushed_timing.cuh"
+#include "tc/gemm_driver.hpp"  // tc::Timing
+#include "tc_test/catch.hpp"
+#include "tc_test/gemm.hpp"
+
+TEST_CASE("the full suite is the layers of Llama-3-8B and -70B at seven token counts", "[suite]") {
+  const std::vector<SuiteShape> shapes = suite(true, kSuiteTokens);
+  REQUIRE(shapes.size() == 56);
+  std::set<std::string> layers;
+  for (const SuiteShape& s : shapes) layers.insert(std::string(s.layer.model) + " " + std::to_string(s.n()) + "x" +
+                                                   std::to_string(s.k()));
+  const std::set<std::string> expected = {"8B 6144x4096",   "8B 4096x4096",   "8B 28672x4096",  "8B 4096x14336",
+                                          "70B 10240x8192", "70B 8192x8192",  "70B 57344x8192", "70B 8192x28672"};
+  CHECK(layers == expected);
+  CHECK(kSuiteTokens == std::vector<int>{1, 16, 64, 128, 512, 2048, 8192});
+  const std::vector<SuiteShape> small = suite(false, kShortSuiteTokens);
+  CHECK(small.size() == 12);
+  for (const SuiteShape& s : small) CHECK(std::string(s.layer.model) == "8B");
+  CHECK_THROWS_AS(suite(false, {0}), std::invalid_argument);
+}
+
+TEST_CASE("a suite shape is y^T = W x^T: the weights as op T (lda = K), the tokens as op N (ldb = K), ldc = N",
+          "[suite]") {
+  const SuiteShape s{1, LinearLayer{"8B", "O", 4096, 4096}};
+  const tc::GemmProblem p = s.problem();
+  CHECK(p.op_a == tc::Op::T);
+  CHECK(p.op_b == tc::Op::N);
+  CHECK(p.m == 4096);
+  CHECK(p.n == 1);
+  CHECK(p.k == 4096);
+  CHECK(p.lda == 4096);
+  CHECK(p.ldb == 4096);
+  CHECK(p.ldc == 4096);  // one token: a 4096-element column, 8 KiB, which TMA can describe
+  CHECK(s.flops() == 2.0 * 4096 * 4096);
+  CHECK(s.operand_bytes() == 2.0 * (4096 + 4096.0 * 4096 + 4096));
+  CHECK(s.operand_bytes(true) == 2.0 * (4096 + 4096.0 * 4096 + 2 * 4096));
+  CHECK(s.name() == "8B O 1x4096x4096");
+}
+
+TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs the last wave leaves idle", "[waves]") {
+  // One token: one column of tiles, a row per 384 or 256 weights: far fewer tiles than clusters, most SMs idle.
+  const Step1Waves one = step1_waves({1, LinearLayer{"8B", "O", 4096, 4096}}, 64, 132);
+  CHECK(one.plan.tile_cols == 1);
+  CHECK(one.waves.units == one.plan.count());
+  CHECK(one.waves.units <= 16);  // 4096 rows in tiles of at least 256
+  CHECK(one.waves.waves == 1);
+  CHECK(one.idle_sms_last_wave == 132 - 2 * one.waves.units);
+  // The plan covers every row of W and every token, no more than one tile row too many.
+  const int rows = one.plan.tall_rows * one.plan.tall_m * 2 + one.plan.short_rows * one.plan.short_m * 2;
+  CHECK(rows >= 4096);
+  CHECK(rows < 4096 + 384);
+  // 8192 tokens through the 70B gate+up: many waves, and the last one's idle SMs are what the division leaves.
+  const Step1Waves big = step1_waves({8192, LinearLayer{"70B", "gate+up", 57344, 8192}}, 64, 132);
+  CHECK(big.plan.tile_cols == 32);
+  CHECK(big.waves.waves == (big.plan.count() + 63) / 64);
+  CHECK(big.idle_sms_last_wave == 132 - 2 * big.waves.last_wave_busy);
+  CHECK(big.idle_sms_last_wave >= 4);  // 132 SMs, 64 clusters: 4 SMs are never in the grid
+}
+
+TEST_CASE("the flush reads twice the L2, in whole 16-byte vectors", "[flush]") {
+  CHECK(tc::kL2FlushFactor == 2);
+  CHECK(tc::l2_flush_bytes(60u << 20) == 120u << 20);
+  CHECK(tc::l2_flush_bytes(50u << 20) == 100u << 20);
+  CHECK(tc::l2_flush_bytes(7) == 16);
+  CHECK(tc::l2_flush_bytes(0) == 16);
+}
+
+TEST_CASE("the summary's geomean is of the yardsticks' time over the kernel's, and names the worst shape",
+          "[summary]") {
+  std::vector<ShapeResult> rows(3);
+  rows[0].shape = {1, LinearLayer{"8B", "O", 4096, 4096}};
+  rows[0].ms = 1.0, rows[0].cublas_ms = 2.0, rows[0].lt_best_ms = -1.0;  // no cuBLASLt figure: left out of its mean
+  rows[1].shape = {16, LinearLayer{"8B", "O", 4096, 4096}};
+  rows[1].ms = 2.0, rows[1].cublas_ms = 1.0, rows[1].lt_best_ms = 2.0;
+  rows[2].shape = {64, LinearLayer{"8B", "O", 4096, 4096}};
+  rows[2].ms = 1.0, rows[2].cublas_ms = 2.0, rows[2].lt_best_ms = 4.0;
+  const RatioSummary cublas = summarize_ratios(rows, [](const ShapeResult& r) { return r.cublas_ms; });
+  CHECK(cublas.shapes == 3);
+  CHECK(cublas.geomean == Approx(std::cbrt(2.0 * 0.5 * 2.0)));
+  CHECK(cublas.worst == 0.5);
+  CHECK(cublas.worst_shape == "8B O 16x4096x4096");
+  const RatioSummary lt = summarize_ratios(rows, [](const ShapeResult& r) { return r.lt_best_ms; });
+  CHECK(lt.shapes == 2);
+  CHECK(lt.geomean == Approx(2.0));
+  CHECK(lt.worst == 1.0);
+}
+
+TEST_CASE("step 1 passes both checks at suite shapes, through the padded path and with every scale", "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  auto check = [&](const SuiteShape& s, double alpha, double beta) {
+    INFO(s.name() << " alpha " << alpha << " beta " << beta);
+    const tc::GemmProblem p = s.problem(alpha, beta);
+    tc::test::check_launcher<Step1Chapter08>(cublas, p.m, p.n, p.k, alpha, beta, 71);
+  };
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    check({1, LinearLayer{"8B", "O", 4096, 4096}}, alpha, beta);
+    check({17, LinearLayer{"-", "ragged", 264, 65}}, alpha, beta);  // lda = 65: the padded path
+  }
+  check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
+  check({64, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);
+  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
+  check({2048, LinearLayer{"8B", "O", 4096, 4096}}, 1, 0);
+}
+
+TEST_CASE("a flushed timing reads from DRAM: the flush makes an L2-sized read slower than the same read warm",
+          "[gpu][flush]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::L2Flush flush;
+  // A quarter of the L2: warm, every repeat finds it all in the L2; flushed, none of it.
+  const std::size_t vectors = flush.l2_bytes() / 4 / 16;
+  tc::DeviceBuffer<uint4> data(vectors);
+  tc::DeviceBuffer<unsigned> sink(1);
+  TC_CHECK(cudaMemset(data.data(), 0, data.bytes()));
+  auto read = [&] { tc::l2_flush_read_kernel<<<264, 512>>>(data.data(), vectors, sink.data()); };
+  const double warm = tc::Timing{5, 30, 0}.median_ms(read);
+  const double cold = tc::FlushedTiming{&flush, 5, 30, 0}.median_ms(read);
+  INFO("warm " << warm << " ms, flushed " << cold << " ms for " << data.bytes() / (1 << 20) << " MiB");
+  CHECK(cold > 1.3 * warm);
+}
+
+TEST_CASE("the copy's ceiling is a DRAM figure, bytes read plus written", "[gpu][flush]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const double gbps = tc::measure_copy_gbps(std::size_t(1) << 30, 5);
+  INFO(gbps << " GB/s");
+  CHECK(gbps > 1000.0);   // any HBM GPU of SM 9.0 copies faster
+  CHECK(gbps < 10000.0);  // faster would be the L2's, or the bytes miscounted
+  CHECK_THROWS_AS(tc::measure_copy_gbps(0, 5), std::invalid_argument);
+}
