@@ -125,8 +125,10 @@ TEST_CASE("a flushed timing reads from DRAM: the flush makes an L2-sized read sl
           "[gpu][flush]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::L2Flush flush;
-  // A quarter of the L2: warm, every repeat finds it all in the L2; flushed, none of it.
-  const std::size_t vectors = flush.l2_bytes() / 4 / 16;
+  // Three quarters of the L2: warm, every repeat finds it in the L2; flushed, none of it. Large, so that the read
+  // takes several times a launch's fixed cost, which both timings share (a quarter measured 1.4 to 1.8 times slower
+  // flushed on an H100, too close to a threshold).
+  const std::size_t vectors = flush.l2_bytes() * 3 / 4 / 16;
   tc::DeviceBuffer<uint4> data(vectors);
   tc::DeviceBuffer<unsigned> sink(1);
   TC_CHECK(cudaMemset(data.data(), 0, data.bytes()));
@@ -134,7 +136,7 @@ TEST_CASE("a flushed timing reads from DRAM: the flush makes an L2-sized read sl
   const double warm = tc::Timing{5, 30, 0}.median_ms(read);
   const double cold = tc::FlushedTiming{&flush, 5, 30, 0}.median_ms(read);
   INFO("warm " << warm << " ms, flushed " << cold << " ms for " << data.bytes() / (1 << 20) << " MiB");
-  CHECK(cold > 1.3 * warm);
+  CHECK(cold > 1.3 * warm);  // DRAM against the L2: about 2x on an H100 or H200
 }
 
 TEST_CASE("the copy's ceiling is a DRAM figure, bytes read plus written", "[gpu][flush]") {
