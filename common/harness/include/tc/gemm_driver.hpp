@@ -2,9 +2,8 @@
 //
 // A chapter's main.cu names its kernels and prints its own sections (layouts, probes, bank tables, a ceiling); the
 // driver does the rest, the same way in every chapter:
-//   1. the command line: --sizes (or --m --n --k; neither where DriverConfig::sizes_flag is false), --alpha, --beta,
-//      --warmup, --repeats, [--rest-ms], --seed, --svg, --csv, beside the chapter's own choices (--type, --kernel,
-//      ...), with one-line errors (exit 2);
+//   1. the command line: --sizes (or --m --n --k), --alpha, --beta, --warmup, --repeats, [--rest-ms], --seed, --svg,
+//      --csv, beside the chapter's own choices (--type, --kernel, ...), with one-line errors (exit 2);
 //   2. before anything is allocated: the GPU's SM (exit 77 without a suitable one) and the memory every group needs at
 //      every size (exit 6 when it cannot fit);
 //   3. per size and group (one precision and op pair): the two operand sets of tc/gemm_check.hpp (integers checked
@@ -109,8 +108,8 @@ struct Timing {
 // The cuBLASLt yardstick on the operands given (they need not be a GemmBench's: the chapter tools time it on
 // all-zero operands too): each of plan's candidates timed with `timing` (a tc::Timing, or any type with its
 // median_ms(fn), such as tc::FlushedTiming), the first is first_ms, then the fastest timed again (best_ms), all in
-// place on C. Where the plan has no candidate, or cublasLtMatmul refuses one at run time, best_ms is -1 and refusal
-// says why. Errors: tc::CudaError for any other failed CUDA call.
+// place on C. Where the plan has no candidate, or cublasLtMatmul refuses one at run
+// time, best_ms is -1 and refusal says why. Errors: tc::CudaError for any other failed CUDA call.
 template <typename TIn, typename TOut, typename TimingT>
 LtYardstick time_lt_candidates(const CublasLtMatmul<TIn, TOut>& plan, const TimingT& timing, const TIn* a,
                                const TIn* b, TOut* c) {
