@@ -130,8 +130,8 @@ int main(int argc, char** argv) {
 
     // (6) The table and its summary. (7) The verification table and the verdict.
     print_suite(rows, dram_gbps, timing, flush.bytes());
-    std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp) "
-                "==\n");
+    std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp, "
+                "made on the GPU: tc/device_gemm_check.cuh) ==\n");
     tc::print_verification("shape kernel", checks);
     bool all_ok = true;
     for (const ShapeResult& r : rows) all_ok &= r.verdict.passed();

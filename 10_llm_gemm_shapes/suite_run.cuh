@@ -2,9 +2,11 @@
 // summary.
 //
 // run_shape<Kernel>: the project's two checks (tc/gemm_check.hpp: integer operands exactly, random ones against fp64)
-// on the shape's problem (suite.hpp), then the kernel, cublasGemmEx (default algorithm) and cuBLASLt's first 8
-// heuristic algorithms, each timed on the same random operands with tc::FlushedTiming: the L2 flushed by a read
-// before every launch, which also keeps the queue busy, so that a 10 us launch is timed without the host's latency.
+// on the shape's problem (suite.hpp), made on the GPU (tc/device_gemm_check.cuh: a 57344 x 8192 weight's operands
+// and references would take the host most of a minute per shape), then the kernel, cublasGemmEx (default algorithm)
+// and cuBLASLt's first 8 heuristic algorithms, each timed on the same random operands with tc::FlushedTiming: the L2
+// flushed by a read before every launch, which also keeps the queue busy, so that a 10 us launch is timed without the
+// host's latency.
 // print_suite: ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each
 // yardstick, the schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks'
 // time over the kernel's (above 1: the kernel is faster) and the worst shape, for each yardstick.
@@ -15,6 +17,7 @@
 
 #include "tc/cublas_reference.hpp"
 #include "tc/cublaslt_yardstick.hpp"
+#include "tc/device_gemm_check.cuh"
 #include "tc/flushed_timing.cuh"
 #include "tc/gemm_check.hpp"
 #include "tc/gemm_driver.hpp"  // tc::time_lt_candidates
@@ -47,9 +50,9 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// What run_shape allocates for s: both operand sets with their references, and cuBLASLt's workspace.
+// What run_shape allocates for s: both operand sets with their references (on the device), and cuBLASLt's workspace.
 inline tc::MemoryNeed shape_memory(const SuiteShape& s, double beta) {
-  return tc::gemm_check_memory<__nv_bfloat16, __nv_bfloat16>(s.problem(1.0, beta)) +
+  return tc::device_gemm_check_memory<__nv_bfloat16, __nv_bfloat16>(s.problem(1.0, beta)) +
          tc::MemoryNeed{0, tc::kLtWorkspaceBytes};
 }
 
@@ -66,8 +69,9 @@ ShapeResult run_shape(const tc::CublasHandle& cublas, const tc::CublasLtHandle& 
   r.reads_c = beta != 0.0;
   plan(r);
   const auto start = std::chrono::steady_clock::now();
-  tc::ExactCheck<T, T> exact(cublas, p, seed + 10);
-  tc::RandomOperands<T, T> random(cublas, p, seed);
+  // The weights (A) come from the same stream at every token count: one layer's matrix, as a model has it.
+  tc::DeviceExactCheck<T, T> exact(cublas, p, seed + 10);
+  tc::DeviceRandomOperands<T, T> random(cublas, p, seed);
   auto launch = [&](const T* A, const T* B, T* C) {
     tc::launch_gemm_any_size<Kernel>(p.m, p.n, p.k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
   };

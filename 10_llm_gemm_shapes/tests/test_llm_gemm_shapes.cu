@@ -2,7 +2,8 @@
 // counts) and maps each onto the GEMM y^T = W x^T with the leading dimensions PyTorch's F.linear gives cuBLAS; step
 // 1's waves count its plan's tiles and the SMs its last wave leaves idle; the flush reads twice the L2; the summary's
 // geomean and worst shape. GPU (SM 9.0 only): step 1 through both checks at suite shapes (one token to 2048, K = 4096
-// to 14336), at a ragged shape through the padded path, and with every (alpha, beta); the flush makes a read of an
+// to 14336), at a ragged shape through the padded path, and with every (alpha, beta); the suite's own checks (made on
+// the GPU) pass it and fail a planted dropped K chunk at 16 and 8192 tokens; the flush makes a read of an
 // L2-sized buffer slower than the same read warm, so a flushed timing does not time the L2; the copy's ceiling is
 // a DRAM figure.
 #include <cmath>
@@ -119,6 +120,38 @@ TEST_CASE("step 1 passes both checks at suite shapes, through the padded path an
   check({64, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);
   check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
   check({2048, LinearLayer{"8B", "O", 4096, 4096}}, 1, 0);
+}
+
+// A planted bug: step 1 launched with the last 8 of K left out, a dropped K chunk (lda and ldb stay K, so every
+// element misses 8 products, and the operands stay ones TMA can address).
+struct Step1DropsLastKChunk : Step1Chapter08 {
+  static constexpr const char* name = "1 dropping K's last 8";
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    Step1Chapter08::launch(m, n, k - 8, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
+TEST_CASE("the suite's checks (made on the GPU) pass step 1 and fail a dropped K chunk, at 16 and 8192 tokens",
+          "[gpu][gemm]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const tc::CublasLtHandle lt;
+  const tc::L2Flush flush;
+  const tc::FlushedTiming once{&flush, 0, 1, 0};  // run_shape times too; one launch each is enough here
+  for (int m : {16, 8192}) {
+    const SuiteShape s{m, LinearLayer{"8B", "O", 4096, 4096}};
+    INFO(s.name());
+    const ShapeResult good = run_shape<Step1Chapter08>(cublas, lt, s, 1.0, 0.0, 5, once, [](ShapeResult&) {});
+    INFO(good.verdict.exact.summary() << "\n" << good.verdict.random.summary());
+    CHECK(good.verdict.passed());
+    CHECK(good.verdict.exact.checked == std::int64_t(m) * 4096);
+    const ShapeResult bad = run_shape<Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, [](ShapeResult&) {});
+    INFO(bad.verdict.exact.summary());
+    CHECK_FALSE(bad.verdict.exact.passed);
+    // Most elements' 8 missing products do not cancel.
+    CHECK(bad.verdict.exact.failures > bad.verdict.exact.checked / 2);
+  }
 }
 
 TEST_CASE("a flushed timing reads from DRAM: the flush makes an L2-sized read slower than the same read warm",
