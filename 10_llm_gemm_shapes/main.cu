@@ -9,11 +9,13 @@
 // waves that explain it and the summary against each yardstick; (7) the verification table and the verdict. Exit
 // codes: README.md, "Exit codes".
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -107,34 +109,35 @@ int main(int argc, char** argv) {
                 double(flush.bytes()) / (1 << 20));
     const tc::FlushedTiming timing{&flush, o.warmup, o.repeats, o.rest_ms};
 
-    // (5) Every shape: verified, then timed beside both yardsticks.
-    std::printf("\n== every shape: verified, then timed beside cublasGemmEx and cuBLASLt (suite_run.cuh) ==\n");
-    const int clusters = step1_clusters();
-    std::vector<ShapeResult> rows;
+    // (5) Every shape through every step: verified, then timed, and the yardsticks timed once.
+    std::printf("\n== every shape through every step: verified, then timed; then cublasGemmEx and cuBLASLt "
+                "(suite_run.cuh) ==\n");
+    std::vector<std::vector<ShapeResult>> steps;  // steps[i]: step i + 1's rows, one a shape
     std::vector<tc::VerificationRow> checks;
     for (const SuiteShape& s : shapes) {
-      rows.push_back(run_shape<Step1Chapter08>(
-          driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, [&](ShapeResult& r) {
-            const Step1Waves w = step1_waves(s, clusters, gpu.multiprocessors);
-            r.schedule = "ch08 step 5: 384/256 x 256 cluster tiles";
-            r.waves = w.waves;
-            r.idle_sms = w.idle_sms_last_wave;
-          }));
-      const ShapeResult& r = rows.back();
-      checks.push_back({s.name() + " " + r.kernel, r.verdict, o.alpha});
-      std::printf("[%d/%d] %-28s %s, %.1f s: %.1f s of checks (operands, fp64 references, both runs)\n",
-                  int(rows.size()), int(shapes.size()), s.name().c_str(), r.verdict.passed() ? "PASS" : "FAIL",
-                  r.total_s, r.check_s);
+      const auto start = std::chrono::steady_clock::now();
+      const std::vector<ShapeResult> rows = run_shape<Step1Chapter08, Step2SmallM>(
+          driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors);
+      steps.resize(rows.size());
+      std::string verdicts;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        steps[i].push_back(rows[i]);
+        checks.push_back({s.name() + " step " + rows[i].kernel, rows[i].verdict, o.alpha});
+        verdicts += std::string(i > 0 ? ", " : "") + "step " + rows[i].kernel + " " +
+                    (rows[i].verdict.passed() ? "PASS" : "FAIL");
+      }
+      std::printf("[%d/%d] %-28s %s, %.1f s\n", int(steps[0].size()), int(shapes.size()), s.name().c_str(),
+                  verdicts.c_str(), seconds_since(start));
       std::fflush(stdout);  // a long suite shows its progress
     }
 
-    // (6) The table and its summary. (7) The verification table and the verdict.
-    print_suite(rows, dram_gbps, timing, flush.bytes());
+    // (6) A table and its summary a step. (7) The verification table and the verdict.
+    for (const std::vector<ShapeResult>& rows : steps) print_suite(rows, dram_gbps, timing, flush.bytes());
     std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp, "
                 "made on the GPU: tc/device_gemm_check.cuh) ==\n");
-    tc::print_verification("shape kernel", checks);
+    tc::print_verification("shape and step", checks);
     bool all_ok = true;
-    for (const ShapeResult& r : rows) all_ok &= r.verdict.passed();
+    for (const tc::VerificationRow& c : checks) all_ok &= c.verdict.passed();
     return tc::GemmDriver::finish(all_ok);
   });
 }

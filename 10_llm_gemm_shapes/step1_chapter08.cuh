@@ -38,6 +38,8 @@ struct Step1Chapter08 {
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
     tc::launch_taller_tile_gemm<Tile, __nv_bfloat16>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
+  // What step 1 runs at s on `sms` SMs, and its waves (step1_waves, below). Errors: those of step1_clusters.
+  static StepPlan plan(const SuiteShape& s, int sms);
 };
 // [/doc:step1]
 
@@ -70,4 +72,9 @@ inline int step1_clusters() {
       tc::taller_tile_gemm_kernel<Tile, __nv_bfloat16, tc::TmaStoreEpilogue<__nv_bfloat16>>;
   const int resident = tc::resident_blocks<Tile, kKernel>(Step1Chapter08::name);
   return tc::persistent_blocks<Tile>(resident, 1 << 30) / Tile::ClusterM;
+}
+
+inline StepPlan Step1Chapter08::plan(const SuiteShape& s, int sms) {
+  const Step1Waves w = step1_waves(s, step1_clusters(), sms);
+  return {"ch08 step 5: 384/256 x 256 cluster tiles", w.waves, w.idle_sms_last_wave};
 }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "tc/gemm_check.hpp"  // tc::GemmProblem
+#include "tc/layouts/waves.hpp"
 #include "tc/types.hpp"       // tc::Op
 
 #include <cstdint>
@@ -65,6 +66,15 @@ struct SuiteShape {
     return 2.0 * (double(m) * layer.k + double(layer.n) * layer.k + c);
   }
   double weight_bytes() const { return 2.0 * double(layer.n) * layer.k; }
+};
+
+// What a step runs at one shape, and where its time goes: its schedule in words, its work units (tiles) in waves on
+// the GPU's persistent grid or SMs (tc::waves_of), and the SMs the last wave leaves idle. Each step's plan() fills it
+// on the host, for the table.
+struct StepPlan {
+  std::string schedule;
+  tc::Waves waves;
+  int idle_sms_last_wave = 0;
 };
 
 // The suite: every layer of the models asked for (full: both; else Llama-3-8B alone), each at every token count, in

@@ -1,12 +1,12 @@
 // Chapter 10 -- one suite shape verified and timed beside both yardsticks, with the L2 flushed; the table and its
 // summary.
 //
-// run_shape<Kernel>: the project's two checks (tc/gemm_check.hpp: integer operands exactly, random ones against fp64)
-// on the shape's problem (suite.hpp), made on the GPU (tc/device_gemm_check.cuh: a 57344 x 8192 weight's operands
-// and references would take the host most of a minute per shape), then the kernel, cublasGemmEx (default algorithm)
-// and cuBLASLt's first 8 heuristic algorithms, each timed on the same random operands with tc::FlushedTiming: the L2
-// flushed by a read before every launch, which also keeps the queue busy, so that a 10 us launch is timed without the
-// host's latency.
+// run_shape<Steps...>: the project's two checks (tc/gemm_check.hpp: integer operands exactly, random ones against
+// fp64) on the shape's problem (suite.hpp), made on the GPU once for every step (tc/device_gemm_check.cuh: a 57344 x
+// 8192 weight's operands and references would take the host most of a minute per shape), each step verified and
+// timed, then cublasGemmEx (default algorithm) and cuBLASLt's first 8 heuristic algorithms, timed once on the same
+// random operands. Every timing is tc::FlushedTiming's: the L2 flushed by a read before every launch, which also
+// keeps the queue busy, so that a 10 us launch is timed without the host's latency.
 // print_suite: ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each
 // yardstick, the schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks'
 // time over the kernel's (above 1: the kernel is faster) and the worst shape, for each yardstick.
@@ -36,14 +36,11 @@
 struct ShapeResult {
   SuiteShape shape;
   std::string kernel;    // the step's name
-  std::string schedule;  // what the step chose for this shape (step 1: always chapter 08's tile and grid)
-  tc::Waves waves;       // the step's tiles and waves on this GPU
-  int idle_sms = 0;      // SMs the last wave leaves idle
+  StepPlan plan;         // what the step chose for this shape, and its waves on this GPU
   double ms = 0.0, cublas_ms = -1.0, lt_first_ms = -1.0, lt_best_ms = -1.0;  // -1: no such yardstick
   tc::GemmVerdict verdict;
   bool reads_c = false;  // beta != 0
-  // Wall time of the checks (operands, fp64 references, both runs), and of all of run_shape, in seconds.
-  double check_s = 0.0, total_s = 0.0;
+  double check_s = 0.0;  // wall time of the step's two checks, in seconds
 };
 
 inline double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -56,39 +53,63 @@ inline tc::MemoryNeed shape_memory(const SuiteShape& s, double beta) {
          tc::MemoryNeed{0, tc::kLtWorkspaceBytes};
 }
 
-// Verifies Kernel (a tc/padded_gemm.hpp kernel type, bf16 -> bf16) on s and times it and both yardsticks. `plan`
-// fills schedule, waves and idle_sms for the kernel's choice at s.
-template <typename Kernel, typename Plan>
-ShapeResult run_shape(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt, const SuiteShape& s, double alpha,
-                      double beta, std::uint64_t seed, const tc::FlushedTiming& timing, Plan&& plan) {
+// One shape's yardsticks, timed once for every step: cublasGemmEx's default algorithm, and cuBLASLt's first
+// heuristic algorithm and the fastest of its first 8, on the random operands.
+struct Yardsticks {
+  double cublas_ms = -1.0, lt_first_ms = -1.0, lt_best_ms = -1.0;
+};
+
+template <typename Random>
+Yardsticks time_yardsticks(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt, const tc::GemmProblem& p,
+                           Random& random, const tc::FlushedTiming& timing) {
+  using T = __nv_bfloat16;
+  random.reset_c();  // the timed launches take the input C where beta != 0
+  Yardsticks y;
+  y.cublas_ms = timing.median_ms([&] {
+    tc::cublas_gemm<T, T>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, random.a(), p.lda, random.b(), p.ldb, p.beta,
+                          random.c(), p.ldc, random.c(), p.ldc);
+  });
+  const tc::LtYardstick lt_times =
+      tc::time_lt_candidates(tc::CublasLtMatmul<T, T>(lt, p), timing, random.a(), random.b(), random.c());
+  y.lt_first_ms = lt_times.first_ms;
+  y.lt_best_ms = lt_times.best_ms;
+  return y;
+}
+
+// Verifies each of Steps (tc/padded_gemm.hpp kernel types, bf16 -> bf16, each with a static plan(shape, sms)) on s
+// and times it, then times both yardsticks once: one row per step, in the order given. The operands are made once,
+// for every step: the same matrices, the same references.
+template <typename... Steps>
+std::vector<ShapeResult> run_shape(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt, const SuiteShape& s,
+                                   double alpha, double beta, std::uint64_t seed, const tc::FlushedTiming& timing,
+                                   int sms) {
   using T = __nv_bfloat16;
   const tc::GemmProblem p = s.problem(alpha, beta);
-  ShapeResult r;
-  r.shape = s;
-  r.kernel = Kernel::name;
-  r.reads_c = beta != 0.0;
-  plan(r);
-  const auto start = std::chrono::steady_clock::now();
   // The weights (A) come from the same stream at every token count: one layer's matrix, as a model has it.
   tc::DeviceExactCheck<T, T> exact(cublas, p, seed + 10);
   tc::DeviceRandomOperands<T, T> random(cublas, p, seed);
-  auto launch = [&](const T* A, const T* B, T* C) {
-    tc::launch_gemm_any_size<Kernel>(p.m, p.n, p.k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
+  std::vector<ShapeResult> rows;
+  auto run_step = [&](auto step) {
+    using Step = decltype(step);
+    auto launch = [&](const T* A, const T* B, T* C) {
+      tc::launch_gemm_any_size<Step>(p.m, p.n, p.k, float(alpha), A, p.lda, B, p.ldb, float(beta), C, p.ldc, nullptr);
+    };
+    ShapeResult r;
+    r.shape = s;
+    r.kernel = Step::name;
+    r.reads_c = beta != 0.0;
+    r.plan = Step::plan(s, sms);
+    const auto start = std::chrono::steady_clock::now();
+    r.verdict = tc::check_gemm(exact, random, launch);
+    r.check_s = seconds_since(start);
+    random.reset_c();  // the timed launches take the input C where beta != 0
+    r.ms = timing.median_ms([&] { launch(random.a(), random.b(), random.c()); });
+    rows.push_back(r);
   };
-  r.verdict = tc::check_gemm(exact, random, launch);
-  r.check_s = seconds_since(start);
-  random.reset_c();  // the timed launches take the input C where beta != 0
-  r.ms = timing.median_ms([&] { launch(random.a(), random.b(), random.c()); });
-  r.cublas_ms = timing.median_ms([&] {
-    tc::cublas_gemm<T, T>(cublas, p.op_a, p.op_b, p.m, p.n, p.k, alpha, random.a(), p.lda, random.b(), p.ldb, beta,
-                          random.c(), p.ldc, random.c(), p.ldc);
-  });
-  const tc::LtYardstick y =
-      tc::time_lt_candidates(tc::CublasLtMatmul<T, T>(lt, p), timing, random.a(), random.b(), random.c());
-  r.lt_first_ms = y.first_ms;
-  r.lt_best_ms = y.best_ms;
-  r.total_s = seconds_since(start);
-  return r;
+  (run_step(Steps{}), ...);
+  const Yardsticks y = time_yardsticks(cublas, lt, p, random, timing);
+  for (ShapeResult& r : rows) r.cublas_ms = y.cublas_ms, r.lt_first_ms = y.lt_first_ms, r.lt_best_ms = y.lt_best_ms;
+  return rows;
 }
 
 // The geomean of ratios, and where the smallest is.
@@ -133,13 +154,15 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
     t.row({r.shape.layer.model, r.shape.layer.name, std::to_string(r.shape.m), std::to_string(r.shape.n()),
            std::to_string(r.shape.k()), r.kernel, fixed(r.ms, 4), fixed(tc::tflops(r.shape.flops(), r.ms), 1),
            fixed(gbps, 0), fixed(100.0 * gbps / dram_gbps, 1) + "%", share(r.cublas_ms), share(r.lt_best_ms),
-           std::to_string(r.waves.units), std::to_string(r.waves.waves), std::to_string(r.idle_sms), r.schedule,
+           std::to_string(r.plan.waves.units), std::to_string(r.plan.waves.waves),
+           std::to_string(r.plan.idle_sms_last_wave), r.plan.schedule,
            r.verdict.passed() ? "PASS" : "FAIL"});
   }
-  std::printf("\n== results: y = x W^T, bf16 in and out, fp32 accumulation (y^T = W x^T column-major: suite.hpp); "
-              "median of %d launches after %d warm-up, each timing after %d ms idle; the L2 flushed before every "
-              "launch by a read of %.0f MiB ==\n",
-              timing.repeats, timing.warmup, timing.rest_ms, double(flush_bytes) / (1 << 20));
+  const std::string step = rows.empty() ? std::string("-") : rows.front().kernel;
+  std::printf("\n== results of step %s: y = x W^T, bf16 in and out, fp32 accumulation (y^T = W x^T column-major: "
+              "suite.hpp); median of %d launches after %d warm-up, each timing after %d ms idle; the L2 flushed before "
+              "every launch by a read of %.0f MiB ==\n",
+              step.c_str(), timing.repeats, timing.warmup, timing.rest_ms, double(flush_bytes) / (1 << 20));
   std::printf("%s", t.format().c_str());
   std::printf(
       "GB/s: operand traffic, 2 (MK + NK + MN) bytes over the kernel's time (x and W read once, y written once); "
@@ -151,8 +174,8 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
       dram_gbps);
   const RatioSummary cublas = summarize_ratios(rows, [](const ShapeResult& r) { return r.cublas_ms; });
   const RatioSummary lt = summarize_ratios(rows, [](const ShapeResult& r) { return r.lt_best_ms; });
-  std::printf("summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt best-of-8 "
-              "(worst %.3fx, %s)\n",
-              int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean, lt.worst,
+  std::printf("step %s, summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt "
+              "best-of-8 (worst %.3fx, %s)\n",
+              step.c_str(), int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean, lt.worst,
               lt.worst_shape.c_str());
 }

@@ -14,6 +14,7 @@
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -122,6 +123,63 @@ TEST_CASE("step 1 passes both checks at suite shapes, through the padded path an
   check({2048, LinearLayer{"8B", "O", 4096, 4096}}, 1, 0);
 }
 
+TEST_CASE("step 2's tile: wgmma's N from the tokens, the deepest ring that fits, two blocks an SM up to 128 tokens",
+          "[step2]") {
+  CHECK(Step2SmallM::block_n(1) == 8);
+  CHECK(Step2SmallM::block_n(8) == 8);
+  CHECK(Step2SmallM::block_n(9) == 16);
+  CHECK(Step2SmallM::block_n(17) == 32);
+  CHECK(Step2SmallM::block_n(64) == 64);
+  CHECK(Step2SmallM::block_n(65) == 128);
+  CHECK(Step2SmallM::block_n(129) == 256);
+  CHECK(Step2SmallM::block_n(256) == 256);
+  // Stages: 8 KB of weights and BlockN x 128 bytes of tokens each, in half an SM (less the 1 KB a block the hardware
+  // keeps) or, at 256 tokens, a whole one.
+  CHECK(SmallMTile<8>::Stages == 12);
+  CHECK(SmallMTile<64>::Stages == 6);
+  CHECK(SmallMTile<128>::Stages == 4);
+  CHECK(SmallMTile<256>::Stages == 5);
+  CHECK(SmallMTile<128>::kBlocksPerSm == 2);
+  CHECK(SmallMTile<256>::kBlocksPerSm == 1);
+  CHECK(2 * (SmallMTile<8>::kSmemBytes + 1024) <= 228 * 1024);
+  CHECK(2 * (SmallMTile<128>::kSmemBytes + 1024) <= 228 * 1024);
+}
+
+TEST_CASE("step 2's plan: 64-weight tiles on every SM's two blocks", "[step2]") {
+  // One token through Llama-3-8B's O: 64 tiles, one wave of 264 block slots, 68 of 132 SMs idle (step 1: 100).
+  const StepPlan one = Step2SmallM::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
+  CHECK(one.waves.units == 64);
+  CHECK(one.waves.workers == 264);
+  CHECK(one.waves.waves == 1);
+  CHECK(one.idle_sms_last_wave == 68);
+  CHECK(one.schedule == "64 x 8 tiles, 2 a SM");
+  // 70B gate+up at 128 tokens: 896 tiles, 4 waves, the last of 104 blocks on 104 SMs.
+  const StepPlan wide = Step2SmallM::plan({128, LinearLayer{"70B", "gate+up", 57344, 8192}}, 132);
+  CHECK(wide.waves.units == 896);
+  CHECK(wide.waves.waves == 4);
+  CHECK(wide.idle_sms_last_wave == 132 - (896 - 3 * 264));
+}
+
+TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path and with every scale",
+          "[gpu][gemm][step2]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  auto check = [&](const SuiteShape& s, double alpha, double beta) {
+    INFO(s.name() << " alpha " << alpha << " beta " << beta);
+    const tc::GemmProblem p = s.problem(alpha, beta);
+    tc::test::check_launcher<Step2SmallM>(cublas, p.m, p.n, p.k, alpha, beta, 73);
+  };
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    check({1, LinearLayer{"8B", "O", 4096, 4096}}, alpha, beta);
+    check({17, LinearLayer{"-", "ragged", 264, 65}}, alpha, beta);  // lda = 65: the padded path
+  }
+  // Every wgmma N (8 to 256, each also part-filled), K of one slice and a partial one, weights past a whole tile.
+  for (int m : {8, 9, 17, 40, 64, 100, 200, 256, 300})
+    check({m, LinearLayer{"-", "narrow", 1000, 200}}, 1, 0);
+  check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
+  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
+}
+
 // A planted bug: step 1 launched with the last 8 of K left out, a dropped K chunk (lda and ldb stay K, so every
 // element misses 8 products, and the operands stay ones TMA can address).
 struct Step1DropsLastKChunk : Step1Chapter08 {
@@ -132,7 +190,7 @@ struct Step1DropsLastKChunk : Step1Chapter08 {
   }
 };
 
-TEST_CASE("the suite's checks (made on the GPU) pass step 1 and fail a dropped K chunk, at 16 and 8192 tokens",
+TEST_CASE("the suite's checks (made on the GPU) pass steps 1 and 2 and fail a dropped K chunk, at 16 and 8192 tokens",
           "[gpu][gemm]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -142,11 +200,20 @@ TEST_CASE("the suite's checks (made on the GPU) pass step 1 and fail a dropped K
   for (int m : {16, 8192}) {
     const SuiteShape s{m, LinearLayer{"8B", "O", 4096, 4096}};
     INFO(s.name());
-    const ShapeResult good = run_shape<Step1Chapter08>(cublas, lt, s, 1.0, 0.0, 5, once, [](ShapeResult&) {});
-    INFO(good.verdict.exact.summary() << "\n" << good.verdict.random.summary());
-    CHECK(good.verdict.passed());
-    CHECK(good.verdict.exact.checked == std::int64_t(m) * 4096);
-    const ShapeResult bad = run_shape<Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, [](ShapeResult&) {});
+    const std::vector<ShapeResult> rows =
+        run_shape<Step1Chapter08, Step2SmallM, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, 132);
+    REQUIRE(rows.size() == 3);
+    for (int i : {0, 1}) {
+      const ShapeResult& good = rows[i];
+      INFO(good.kernel << ": " << good.verdict.exact.summary() << "\n" << good.verdict.random.summary());
+      CHECK(good.verdict.passed());
+      CHECK(good.verdict.exact.checked == std::int64_t(m) * 4096);
+      CHECK(good.ms > 0.0);
+      CHECK(good.cublas_ms > 0.0);
+    }
+    // Past 256 tokens step 2 is step 1.
+    CHECK((rows[1].plan.schedule == rows[0].plan.schedule) == (m > Step2SmallM::kMaxTokens));
+    const ShapeResult& bad = rows[2];
     INFO(bad.verdict.exact.summary());
     CHECK_FALSE(bad.verdict.exact.passed);
     // Most elements' 8 missing products do not cancel.

@@ -1,0 +1,213 @@
+// Chapter 10, step 2 -- small M: a tile of 64 weights by the tokens, wgmma's N sized to the tokens (8 to 256), and
+// as many stages as fit.
+//
+// What it adds over step 1: step 1's cluster tiles are 384 or 256 weights by 256 tokens. With one token, 255 of the
+// 256 columns are padding, and worse, the tiles are few: the 4096 weights of Llama-3-8B's O layer make 16 cluster
+// tiles, so 32 of 132 SMs stream the 32 MiB weight while 100 sit idle (step 1's table: 17.5% of the DRAM ceiling).
+// Here a tile is 64 weights, wgmma's M and the least a warpgroup can take, by the tokens rounded up to a wgmma N of
+// 8, 16, 32, 64, 128 or 256: the same weight makes 64 tiles, four times as many SMs pulling on DRAM. A block is one
+// consumer warpgroup and one producer warp; its stages are small (8 KB of weights and 1 to 32 KB of tokens), so a
+// ring of 4 to 12 of them fits in half an SM, and two blocks share each SM: one block's first loads and last stores
+// run under the other's stream. The epilogue stores C from the registers: at these widths C is a few percent of the
+// bytes, and a TMA store's 64-column chunks would not fit an N of 8.
+// Past 256 tokens a tile is no longer narrow, and step 1's wide cluster tiles (with their operand reuse) take over.
+// Shapes and layouts: as step 1 (suite.hpp: the weights are the kernel's M, row-major; the tokens its N, column-major
+// K x N; C column-major, ldc = the weights' rows). Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier",
+// "cp.async.bulk.tensor"; CUDA C++ Programming Guide, "Shared Memory" (228 KB an SM, 1 KB of it reserved per block).
+#pragma once
+
+#include "step1_chapter08.cuh"
+#include "suite.hpp"
+
+#include "tc/check.hpp"
+#include "tc/dynamic_smem.hpp"
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/layouts/tags.hpp"
+#include "tc/layouts/waves.hpp"
+#include "tc/layouts/wgmma.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/shared_address.cuh"
+#include "tc/tile_contract.hpp"
+#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma_slice.cuh"
+#include "tc/ws_tile.cuh"  // tc::ceil_div
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+// [doc:small_m_tile]
+// The tile: 64 weights by BlockN tokens, K in slices of 64 (128 bytes a row, the 128-byte swizzle), Stages slices in
+// flight. Two blocks an SM while the stages are small, so each block gets half of the SM's 228 KB, less the 1 KB the
+// hardware keeps per block; at BlockN = 256 a stage is 40 KB, and one block takes the SM.
+constexpr int small_m_blocks_per_sm(int block_n) { return block_n <= 128 ? 2 : 1; }
+
+template <int BlockN_>
+struct SmallMTile {
+  static constexpr int BlockM = 64;       // one warpgroup's wgmma M: the fewest weights a tile can take
+  static constexpr int BlockN = BlockN_;  // the tokens, rounded up to a wgmma N
+  static constexpr int kThreads = 160;    // warps 0-3: the consumer warpgroup; warp 4: the producer
+  static constexpr int kBlocksPerSm = small_m_blocks_per_sm(BlockN);
+  static constexpr int kSliceABytes = BlockM * tc::kSliceBytes, kSliceBBytes = BlockN * tc::kSliceBytes;
+  static constexpr int kStageBytes = kSliceABytes + kSliceBBytes;
+  static constexpr int kAlign = 1024;  // the 128B swizzle's repeat (tc::aligned_smem)
+  static constexpr int kSmemPerBlock = 228 * 1024 / kBlocksPerSm - 1024;
+  static constexpr int Stages = (kSmemPerBlock - kAlign) / (kStageBytes + 16);  // 16: a stage's two barriers
+  static constexpr int kSmemBytes = Stages * kStageBytes + kAlign + 2 * Stages * 8;
+  static_assert(BlockN % 8 == 0 && BlockN >= 8 && BlockN <= 256, "wgmma's N: a multiple of 8 up to 256");
+  static_assert(kSliceABytes % kAlign == 0 && kSliceBBytes % kAlign == 0, "every slice starts on a swizzle atom");
+  static_assert(Stages >= 4, "enough slices in flight to cover DRAM's latency of a microsecond or so");
+  static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
+};
+// [/doc:small_m_tile]
+
+// [doc:small_m_kernel]
+// One block a tile: block (x, y) computes C's rows 64x .. 64x + 63 (weights) by columns BlockN y .. (tokens). Warp 4's
+// first lane loads every slice of the tile's A (64 rows) and B (BlockN rows) into the ring; the consumer warpgroup
+// multiplies each slice as it lands and releases the one before it; then it writes alpha * acc + beta * C with plain
+// stores, inside C. Preconditions: maps made by k_major_map with boxes of 64 and BlockN rows (none where k = 0); a
+// grid of ceil(m / 64) x ceil(n / BlockN) blocks of kThreads; sm_90a. Errors: none reported.
+template <typename Tile>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
+    small_m_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                        int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
+  constexpr int S = Tile::Stages;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* const stages = tc::aligned_smem(smem_raw);
+  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);  // the slice landed
+  std::uint64_t* const empty = full + S;  // the consumer is done reading it
+  auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
+  auto b_slice = [&](int stage) { return a_slice(stage) + Tile::kSliceABytes; };
+  const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, slices = tc::ceil_div(k, tc::kSliceK);
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      tc::mbarrier_init(&full[i], 1);   // the producer's arrival, plus the slice's bytes
+      tc::mbarrier_init(&empty[i], 1);  // the consumer's one release
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
+  }
+  __syncthreads();  // no thread waits on a barrier before it exists
+
+  if (threadIdx.x / 32 == 4) {  // the producer warp
+    if (threadIdx.x % 32 == 0) {
+      for (int s = 0; s < slices; ++s) {
+        const tc::RingSlot slot = tc::ring_slot(s, S);
+        tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(s, S));
+        // TMA writes whole boxes, the zeros past C's edges included, so a slice is always a stage's bytes.
+        tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);
+        tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(slot.stage), &map_a, s * tc::kSliceK, row0,
+                                                     &full[slot.stage]);
+        tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(slot.stage), &map_b, s * tc::kSliceK, col0,
+                                                     &full[slot.stage]);
+      }
+    }
+    return;  // nothing below waits for the producer: the consumer's full barriers wait for its loads
+  }
+
+  float acc[Tile::BlockN / 2] = {};
+  const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a_slice(0)), 0);
+  const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b_slice(0)), 0);
+  for (int s = 0; s < slices; ++s) {
+    const tc::RingSlot slot = tc::ring_slot(s, S);
+    tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
+    const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+    tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
+#pragma unroll
+    for (int kk = 0; kk < tc::kSliceK / 16; ++kk)  // four K steps of 16: 32 bytes on in each 128-byte row
+      tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
+                                            tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
+    tc::wgmma_commit_group();
+    tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
+    if (s > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(s - 1, S).stage]);
+  }
+  tc::wgmma_wait_group<0>();  // the last group has written acc
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < Tile::BlockN / 2; ++i) {
+    const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
+    const int row = row0 + p.row, col = col0 + p.col;
+    if (row < m && col < n) {
+      __nv_bfloat16* const c = C + row + std::size_t(col) * ldc;
+      float v = alpha * acc[i];
+      if (beta != 0.0f) v += beta * __bfloat162float(*c);
+      *c = __float2bfloat16_rn(v);
+    }
+  }
+}
+// [/doc:small_m_kernel]
+
+// Enqueues small_m_gemm_kernel<SmallMTile<BlockN>>: C = alpha A B + beta C as step 1 takes them. Preconditions: m,
+// n > 0; A and B as TMA addresses them; an SM 9.0 GPU. Errors: std::runtime_error when the GPU has too little shared
+// memory; std::invalid_argument from the tensor maps; tc::CudaError when the launch fails.
+template <int BlockN>
+void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+  using Tile = SmallMTile<BlockN>;
+  constexpr auto kKernel = small_m_gemm_kernel<Tile>;
+  static const bool opted_in = [] {  // once per tile, before its first launch
+    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, "step 2 (small M)");
+    return true;
+  }();
+  (void)opted_in;
+  CUtensorMap map_a{}, map_b{};  // k = 0 loads nothing, and a tensor map cannot have an empty dimension
+  if (k > 0) {
+    map_a = tc::k_major_map(A, m, k, lda, Tile::BlockM);
+    map_b = tc::k_major_map(B, n, k, ldb, Tile::BlockN);
+  }
+  const dim3 grid(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN));
+  kKernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, m, n, k, alpha, beta, C, ldc);
+  tc::check_launch();
+}
+
+// [doc:step2]
+// Step 2 as the launchers take it (tc/padded_gemm.hpp): the narrow tile up to 256 tokens, step 1 past them. The
+// contract is step 1's, the stricter of the two (its TMA store of C).
+struct Step2SmallM {
+  static constexpr const char* name = "2 small M";
+  using Precision = tc::BF16F32BF16;
+  using LayoutA = tc::RowMajor;
+  using LayoutB = tc::ColMajor;
+  static constexpr tc::TileContract kContract = Step1Chapter08::kContract;
+  static constexpr int kMaxTokens = 256;  // wgmma's largest N: one column of tiles
+
+  // The wgmma N for n tokens: the smallest of 8, 16, 32, 64, 128, 256 that holds them (a power of two, so that few
+  // kernels are compiled; any multiple of 8 would do for wgmma).
+  static constexpr int block_n(int n) {
+    return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : n <= 64 ? 64 : n <= 128 ? 128 : 256;
+  }
+  // What step 2 runs at s on `sms` SMs, and its waves (below).
+  static StepPlan plan(const SuiteShape& s, int sms);
+  // Enqueues step 2. Preconditions and errors: as Step1Chapter08::launch.
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    if (n > kMaxTokens) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    switch (block_n(n)) {
+      case 8: return launch_small_m<8>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 16: return launch_small_m<16>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 32: return launch_small_m<32>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 64: return launch_small_m<64>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 128: return launch_small_m<128>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      default: return launch_small_m<256>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    }
+  }
+};
+// [/doc:step2]
+
+// [doc:step2_plan]
+// Step 2's schedule and waves at one shape: the narrow tiles on `sms` SMs of small_m_blocks_per_sm blocks each
+// (blocks spread one an SM before any SM takes a second, so a last wave of b blocks busies min(b, sms) SMs), or
+// step 1's past 256 tokens.
+inline StepPlan Step2SmallM::plan(const SuiteShape& s, int sms) {
+  if (s.m > kMaxTokens) return Step1Chapter08::plan(s, sms);
+  const int n = block_n(s.m), per_sm = small_m_blocks_per_sm(n);
+  StepPlan p;
+  p.schedule = "64 x " + std::to_string(n) + " tiles, " + std::to_string(per_sm) + " a SM";
+  p.waves = tc::waves_of(tc::ceil_div(s.n(), 64) * tc::ceil_div(s.m, n), sms * per_sm);
+  p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);
+  return p;
+}
+// [/doc:step2_plan]
