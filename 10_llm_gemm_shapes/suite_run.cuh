@@ -24,6 +24,7 @@
 #include "tc/layouts/waves.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc/text_table.hpp"
+#include "tc/device_buffer.hpp"
 
 #include <cuda_bf16.h>
 
@@ -38,6 +39,7 @@ struct ShapeResult {
   std::string kernel;    // the step's name
   StepPlan plan;         // what the step chose for this shape, and its waves on this GPU
   double ms = 0.0, cublas_ms = -1.0, lt_first_ms = -1.0, lt_best_ms = -1.0;  // -1: no such yardstick
+  double read_ms = -1.0;  // one read of the weights alone, under the same flush (time_weight_read); -1: not timed
   tc::GemmVerdict verdict;
   bool reads_c = false;  // beta != 0
   double check_s = 0.0;  // wall time of the step's two checks, in seconds
@@ -51,6 +53,15 @@ inline double seconds_since(std::chrono::steady_clock::time_point start) {
 inline tc::MemoryNeed shape_memory(const SuiteShape& s, double beta) {
   return tc::device_gemm_check_memory<__nv_bfloat16, __nv_bfloat16>(s.problem(1.0, beta)) +
          tc::MemoryNeed{0, tc::kLtWorkspaceBytes};
+}
+
+// The floor a shape's time has under the flush: one read of its weights (bytes, 16-byte aligned) from DRAM by
+// tc::l2_flush_read_kernel on 4 blocks of 512 threads an SM, as the flush itself reads, timed like every launch here.
+// A kernel cannot beat it; at one token it is what the kernel's time should approach. Errors: tc::CudaError.
+inline double time_weight_read(const void* weights, std::size_t bytes, int sms, const tc::FlushedTiming& timing) {
+  tc::DeviceBuffer<unsigned> sink(1);
+  const auto* data = static_cast<const uint4*>(weights);
+  return timing.median_ms([&] { tc::l2_flush_read_kernel<<<4 * sms, 512>>>(data, bytes / 16, sink.data()); });
 }
 
 // One shape's yardsticks, timed once for every step: cublasGemmEx's default algorithm, and cuBLASLt's first
@@ -77,12 +88,12 @@ Yardsticks time_yardsticks(const tc::CublasHandle& cublas, const tc::CublasLtHan
 }
 
 // Verifies each of Steps (tc/padded_gemm.hpp kernel types, bf16 -> bf16, each with a static plan(shape, sms)) on s
-// and times it, then times both yardsticks once: one row per step, in the order given. The operands are made once,
-// for every step: the same matrices, the same references.
+// and times it, then times both yardsticks once (unless `yardsticks` is false: then their times stay -1): one row per
+// step, in the order given. The operands are made once, for every step: the same matrices, the same references.
 template <typename... Steps>
 std::vector<ShapeResult> run_shape(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt, const SuiteShape& s,
                                    double alpha, double beta, std::uint64_t seed, const tc::FlushedTiming& timing,
-                                   int sms) {
+                                   int sms, bool yardsticks = true) {
   using T = __nv_bfloat16;
   const tc::GemmProblem p = s.problem(alpha, beta);
   // The weights (A) come from the same stream at every token count: one layer's matrix, as a model has it.
@@ -107,8 +118,12 @@ std::vector<ShapeResult> run_shape(const tc::CublasHandle& cublas, const tc::Cub
     rows.push_back(r);
   };
   (run_step(Steps{}), ...);
-  const Yardsticks y = time_yardsticks(cublas, lt, p, random, timing);
-  for (ShapeResult& r : rows) r.cublas_ms = y.cublas_ms, r.lt_first_ms = y.lt_first_ms, r.lt_best_ms = y.lt_best_ms;
+  const Yardsticks y = yardsticks ? time_yardsticks(cublas, lt, p, random, timing) : Yardsticks{};
+  const double read_ms = time_weight_read(random.a(), std::size_t(s.weight_bytes()), sms, timing);
+  for (ShapeResult& r : rows) {
+    r.cublas_ms = y.cublas_ms, r.lt_first_ms = y.lt_first_ms, r.lt_best_ms = y.lt_best_ms;
+    r.read_ms = read_ms;
+  }
   return rows;
 }
 
@@ -143,8 +158,8 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
   using tc::fixed;
   tc::Table t;
   for (const char* h : {"model", "layer", "M", "N", "K", "kernel"}) t.column(h, false);
-  for (const char* h : {"ms", "TFLOP/s", "GB/s", "% DRAM", "% cublasGemmEx", "% cuBLASLt best-of-8", "tiles", "waves",
-                        "idle SMs"})
+  for (const char* h : {"ms", "TFLOP/s", "GB/s", "% DRAM", "% W read", "% cublasGemmEx", "% cuBLASLt best-of-8",
+                        "tiles", "waves", "idle SMs"})
     t.column(h, true);
   t.column("schedule", false);
   t.column("verdict", false);
@@ -153,7 +168,8 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
     auto share = [&](double y) { return y > 0.0 ? fixed(100.0 * y / r.ms, 1) + "%" : std::string("-"); };
     t.row({r.shape.layer.model, r.shape.layer.name, std::to_string(r.shape.m), std::to_string(r.shape.n()),
            std::to_string(r.shape.k()), r.kernel, fixed(r.ms, 4), fixed(tc::tflops(r.shape.flops(), r.ms), 1),
-           fixed(gbps, 0), fixed(100.0 * gbps / dram_gbps, 1) + "%", share(r.cublas_ms), share(r.lt_best_ms),
+           fixed(gbps, 0), fixed(100.0 * gbps / dram_gbps, 1) + "%", share(r.read_ms), share(r.cublas_ms),
+           share(r.lt_best_ms),
            std::to_string(r.plan.waves.units), std::to_string(r.plan.waves.waves),
            std::to_string(r.plan.idle_sms_last_wave), r.plan.schedule,
            r.verdict.passed() ? "PASS" : "FAIL"});
@@ -166,14 +182,19 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
   std::printf("%s", t.format().c_str());
   std::printf(
       "GB/s: operand traffic, 2 (MK + NK + MN) bytes over the kernel's time (x and W read once, y written once); "
-      "%% DRAM: of the\n%.0f GB/s copy above. %% cublasGemmEx: cublasGemmEx's time (CUBLAS_GEMM_DEFAULT) over the "
-      "kernel's; %% cuBLASLt best-of-8: the\nfastest of cuBLASLt's first 8 heuristic algorithms (64 MiB workspace), "
-      "timed again, over the kernel's; above 100%%: the kernel\nis faster. tiles, waves, idle SMs: the kernel's "
-      "work units on this GPU's persistent grid, the waves they take, and the SMs\nthe last wave leaves idle "
+      "%% DRAM: of the\n%.0f GB/s copy above. %% W read: the time of one read of the weights alone, under the same "
+      "flush (the floor\nat one token), over the kernel's. %% cublasGemmEx: cublasGemmEx's time (CUBLAS_GEMM_DEFAULT) "
+      "over the kernel's; %% cuBLASLt\nbest-of-8: the fastest of cuBLASLt's first 8 heuristic algorithms (64 MiB "
+      "workspace), timed again, over the kernel's;\nabove 100%%: the kernel is faster. tiles, waves, idle SMs: the "
+      "kernel's work units on this GPU's persistent grid, the\nwaves they take, and the SMs the last wave leaves idle "
       "(computed on the host from the kernel's plan).\n",
       dram_gbps);
   const RatioSummary cublas = summarize_ratios(rows, [](const ShapeResult& r) { return r.cublas_ms; });
   const RatioSummary lt = summarize_ratios(rows, [](const ShapeResult& r) { return r.lt_best_ms; });
+  if (cublas.shapes == 0 && lt.shapes == 0) {
+    std::printf("step %s: no yardsticks were timed (--no-yardsticks)\n", step.c_str());
+    return;
+  }
   std::printf("step %s, summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt "
               "best-of-8 (worst %.3fx, %s)\n",
               step.c_str(), int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean, lt.worst,

@@ -8,6 +8,7 @@
 // a DRAM figure.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
+#include "step3_split_k.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -180,6 +182,104 @@ TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path a
   check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
 }
 
+TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each with 8 slices of K at least", "[step3]") {
+  const SplitChoice o = split_k_choice(4096, 1, 4096, 132);  // 8B O at one token: 64 tiles
+  CHECK(o.block_n == 8);
+  CHECK(o.tiles == 64);
+  CHECK(o.splits == 2);  // 128 blocks; 4 would put two on an SM
+  CHECK(split_k_choice(4096, 16, 14336, 132).splits == 2);   // 8B down
+  CHECK(split_k_choice(6144, 1, 4096, 132).splits == 1);     // 8B QKV: 96 tiles, 192 blocks would not fit
+  CHECK(split_k_choice(28672, 16, 4096, 132).splits == 1);   // 8B gate+up: 448 tiles already
+  CHECK(split_k_choice(4096, 1, 1024, 132).splits == 2);     // 16 slices: two chunks of 8
+  CHECK(split_k_choice(4096, 1, 512, 132).splits == 1);      // 8 slices: too few to split
+  CHECK(split_k_choice(64, 1, 1 << 20, 132).splits == 8);    // the most a portable cluster holds
+  const StepPlan p = Step3SplitK::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
+  CHECK(p.waves.units == 128);
+  CHECK(p.waves.waves == 1);
+  CHECK(p.schedule == "64 x 8 tiles, split-K 2");
+}
+
+// Step 3's kernel with a fixed tile and split count (and a planted bug where asked), as a launcher type.
+template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
+struct FixedSplit {
+  static constexpr const char* name = "3 split-K, fixed";
+  using Precision = tc::BF16F32BF16;
+  using LayoutA = tc::RowMajor;
+  using LayoutB = tc::ColMajor;
+  static constexpr tc::TileContract kContract = Step3SplitK::kContract;
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    launch_split_k<BlockN, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
+TEST_CASE("step 3 passes both checks at every split count, with chunks of K left empty, and with every scale",
+          "[gpu][gemm][step3]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    INFO("alpha " << alpha << " beta " << beta);
+    tc::test::check_launcher<Step3SplitK>(cublas, 4096, 1, 4096, alpha, beta, 75);   // 8B O at one token: 4 splits
+    tc::test::check_launcher<Step3SplitK>(cublas, 264, 17, 65, alpha, beta, 75);     // the padded path
+  }
+  tc::test::check_launcher<FixedSplit<8, 2>>(cublas, 1000, 3, 200, 1, 0, 77);    // K = 200: chunks of 2 and 2 slices
+  tc::test::check_launcher<FixedSplit<16, 4>>(cublas, 1000, 16, 1000, 1, 0, 77);
+  tc::test::check_launcher<FixedSplit<32, 8>>(cublas, 1000, 20, 200, 1, 0, 77);  // 4 slices: blocks 4-7 get none
+  tc::test::check_launcher<FixedSplit<128, 2>>(cublas, 8192, 100, 28672, 1, 0, 77);
+  tc::test::check_launcher<FixedSplit<256, 4>>(cublas, 520, 300, 1024, 1, 0, 77);  // two column tiles
+}
+
+TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const SuiteShape s{16, LinearLayer{"8B", "down", 4096, 14336}};  // 64 tiles: 2 splits
+  const tc::GemmProblem p = s.problem();
+  REQUIRE(split_k_choice(p.m, p.n, p.k, current_sms()).splits > 1);
+  tc::DeviceRandomOperands<__nv_bfloat16, __nv_bfloat16> random(cublas, p, 9);
+  auto run = [&] {
+    random.reset_c();
+    tc::launch_gemm_any_size<Step3SplitK>(p.m, p.n, p.k, 1.0f, random.a(), p.lda, random.b(), p.ldb, 0.0f, random.c(),
+                                          p.ldc, nullptr);
+    TC_CHECK(cudaDeviceSynchronize());
+    std::vector<__nv_bfloat16> c(p.c_elements());
+    TC_CHECK(cudaMemcpy(c.data(), random.c(), c.size() * sizeof c[0], cudaMemcpyDeviceToHost));
+    return c;
+  };
+  const std::vector<__nv_bfloat16> first = run();
+  for (int i = 0; i < 3; ++i) {
+    const std::vector<__nv_bfloat16> again = run();
+    CHECK(std::memcmp(first.data(), again.data(), first.size() * sizeof first[0]) == 0);
+  }
+}
+
+TEST_CASE("the exact check fails a split that drops a K chunk or adds a partial twice, at 16 and 8192 tokens",
+          "[gpu][step3]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (int tokens : {16, 8192}) {
+    const SuiteShape s{tokens, LinearLayer{"8B", "O", 4096, 4096}};
+    const tc::GemmProblem p = s.problem();
+    tc::DeviceExactCheck<__nv_bfloat16, __nv_bfloat16> exact(cublas, p, 21);
+    auto verdict = [&](auto launcher) {
+      using L = decltype(launcher);
+      return exact.run([&](const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C) {
+        tc::launch_gemm_any_size<L>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+      });
+    };
+    INFO(s.name());
+    // 16 tokens: the tile step 3 runs there; 8192: the widest tile, 32 of them across the tokens.
+    if (tokens == 16) {
+      CHECK(verdict(FixedSplit<16, 4>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<16, 4, PlantedSplit::DropsLastChunk>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<16, 4, PlantedSplit::AddsPartialTwice>{}).passed);
+    } else {
+      CHECK(verdict(FixedSplit<256, 2>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::DropsLastChunk>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::AddsPartialTwice>{}).passed);
+    }
+  }
+}
+
 // A planted bug: step 1 launched with the last 8 of K left out, a dropped K chunk (lda and ldb stay K, so every
 // element misses 8 products, and the operands stay ones TMA can address).
 struct Step1DropsLastKChunk : Step1Chapter08 {
@@ -190,7 +290,7 @@ struct Step1DropsLastKChunk : Step1Chapter08 {
   }
 };
 
-TEST_CASE("the suite's checks (made on the GPU) pass steps 1 and 2 and fail a dropped K chunk, at 16 and 8192 tokens",
+TEST_CASE("the suite's checks (made on the GPU) pass steps 1 to 3 and fail a dropped K chunk, at 16 and 8192 tokens",
           "[gpu][gemm]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -201,9 +301,9 @@ TEST_CASE("the suite's checks (made on the GPU) pass steps 1 and 2 and fail a dr
     const SuiteShape s{m, LinearLayer{"8B", "O", 4096, 4096}};
     INFO(s.name());
     const std::vector<ShapeResult> rows =
-        run_shape<Step1Chapter08, Step2SmallM, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, 132);
-    REQUIRE(rows.size() == 3);
-    for (int i : {0, 1}) {
+        run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, 132);
+    REQUIRE(rows.size() == 4);
+    for (int i : {0, 1, 2}) {
       const ShapeResult& good = rows[i];
       INFO(good.kernel << ": " << good.verdict.exact.summary() << "\n" << good.verdict.random.summary());
       CHECK(good.verdict.passed());
@@ -211,9 +311,10 @@ TEST_CASE("the suite's checks (made on the GPU) pass steps 1 and 2 and fail a dr
       CHECK(good.ms > 0.0);
       CHECK(good.cublas_ms > 0.0);
     }
-    // Past 256 tokens step 2 is step 1.
+    // Past 256 tokens steps 2 and 3 are step 1.
     CHECK((rows[1].plan.schedule == rows[0].plan.schedule) == (m > Step2SmallM::kMaxTokens));
-    const ShapeResult& bad = rows[2];
+    CHECK((rows[2].plan.schedule == rows[0].plan.schedule) == (m > Step2SmallM::kMaxTokens));
+    const ShapeResult& bad = rows[3];
     INFO(bad.verdict.exact.summary());
     CHECK_FALSE(bad.verdict.exact.passed);
     // Most elements' 8 missing products do not cancel.

@@ -1,0 +1,261 @@
+// Chapter 10, step 3 -- split-K: where a weight makes too few tiles to busy every SM, the blocks of a cluster split K
+// between them, and sum their partial tiles through distributed shared memory.
+//
+// What it adds over step 2: a 4096-row weight makes 64 tiles of 64 weights, so 68 of 132 SMs wait while 64 stream it,
+// and a tile's rows cannot be cut finer (64 is wgmma's M). K can be: a cluster of Splits blocks (2, 4 or 8) computes
+// one tile, block r over the r-th chunk of K's slices, so 64 tiles become 128 blocks, one on nearly every SM. Each block then
+// holds a partial 64 x BlockN sum in its registers, and the partials must be added. A cluster can do that without
+// global memory: every block writes its partial to its own shared memory (its ring is free once its last slice is
+// multiplied), the cluster barrier makes the writes visible, and each block sums a 1/Splits share of the tile's
+// registers across all the blocks (ld.shared::cluster, at addresses mapa gives), always in rank order 0, 1, ..., so
+// the result is the same bit for bit on every run, and stores it. A second cluster barrier keeps every block's
+// shared memory alive until the others have read it.
+// Shapes and layouts: as step 2. Source: PTX ISA, "mapa", "ld" (.shared::cluster), "barrier.cluster"; CUDA C++
+// Programming Guide, "Thread Block Clusters", "Distributed Shared Memory".
+#pragma once
+
+#include "step2_small_m.cuh"
+#include "suite.hpp"
+
+#include "tc/check.hpp"
+#include "tc/cluster.cuh"
+#include "tc/dsmem.cuh"
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/layouts/waves.hpp"
+#include "tc/layouts/wgmma.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma_slice.cuh"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+// Bugs the tests plant on purpose, to prove the checks catch a broken split (PlantedSplit::None in every real launch):
+// DropsLastChunk: the last block of a cluster skips its last slice of K; AddsPartialTwice: the sum adds block 0's
+// partial in place of block 1's.
+enum class PlantedSplit { None, DropsLastChunk, AddsPartialTwice };
+
+// [doc:split_k_kernel]
+// One cluster a tile: cluster (x, y) of Splits blocks along z computes C's rows 64x .. 64x + 63 by columns BlockN y
+// .., block r of it over slices [r chunk, (r + 1) chunk) of K (chunk = ceil(slices / Splits)), then the sum through
+// shared memory. Preconditions: as step 2's kernel; launched with clusters of (1, 1, Splits) on a grid of
+// ceil(m / 64) x ceil(n / BlockN) x Splits. Errors: none reported.
+template <typename Tile, int Splits, PlantedSplit Plant = PlantedSplit::None>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
+    split_k_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
+                        int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
+  constexpr int S = Tile::Stages, kRegisters = Tile::BlockN / 2;
+  static_assert(Tile::Stages * Tile::kStageBytes >= kRegisters * 128 * 4, "the ring holds a partial tile of fp32");
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* const stages = tc::aligned_smem(smem_raw);
+  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);  // the slice landed
+  std::uint64_t* const empty = full + S;  // the consumer is done reading it
+  auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
+  auto b_slice = [&](int stage) { return a_slice(stage) + Tile::kSliceABytes; };
+  const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, rank = tc::cluster_ctarank();
+  // This block's chunk of K: slices [first, first + count).
+  const int chunk = tc::ceil_div(tc::ceil_div(k, tc::kSliceK), Splits), first = rank * chunk;
+  const int total = tc::ceil_div(k, tc::kSliceK), end = first + chunk < total ? first + chunk : total;
+  int count = end > first ? end - first : 0;
+  if (Plant == PlantedSplit::DropsLastChunk && rank == Splits - 1 && count > 0) --count;
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < S; ++i) {
+      tc::mbarrier_init(&full[i], 1);   // the producer's arrival, plus the slice's bytes
+      tc::mbarrier_init(&empty[i], 1);  // the consumer's one release
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
+  }
+  __syncthreads();  // no thread waits on a barrier before it exists
+
+  float acc[kRegisters] = {};
+  if (threadIdx.x / 32 == 4) {  // the producer warp
+    if (threadIdx.x % 32 == 0) {
+      for (int s = 0; s < count; ++s) {
+        const tc::RingSlot slot = tc::ring_slot(s, S);
+        tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(s, S));
+        tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);  // whole boxes, zeros included
+        const int k0 = (first + s) * tc::kSliceK;
+        tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(slot.stage), &map_a, k0, row0, &full[slot.stage]);
+        tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(slot.stage), &map_b, k0, col0, &full[slot.stage]);
+      }
+    }
+    __syncwarp();  // the warp reconverges after lane 0's loop: barrier.cluster below is .aligned
+  } else {
+    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a_slice(0)), 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b_slice(0)), 0);
+    for (int s = 0; s < count; ++s) {
+      const tc::RingSlot slot = tc::ring_slot(s, S);
+      tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
+      const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+      tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
+#pragma unroll
+      for (int kk = 0; kk < tc::kSliceK / 16; ++kk)
+        tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
+                                              tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
+      tc::wgmma_commit_group();
+      tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
+      if (s > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(s - 1, S).stage]);
+    }
+    tc::wgmma_wait_group<0>();  // the last group has written acc; every slice has landed and been read
+    // The partial, register i of thread t at float i * 128 + t of the ring: a warp's 32 threads write 128 bytes.
+    float* const partial = reinterpret_cast<float*>(stages);
+#pragma unroll
+    for (int i = 0; i < kRegisters; ++i) partial[i * 128 + threadIdx.x] = acc[i];
+  }
+  tc::cluster_sync();  // every block's partial is written, and visible to the cluster (release, then acquire)
+
+  if (threadIdx.x < 128) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const float* const partial = reinterpret_cast<const float*>(stages);
+    // This block sums registers rank, rank + Splits, ...: each of the tile's elements once in the cluster.
+#pragma unroll
+    for (int i = 0; i < kRegisters; ++i) {
+      if (i % Splits != rank) continue;
+      float sum = 0.0f;
+#pragma unroll
+      for (int r = 0; r < Splits; ++r) {  // rank order: the same sum, bit for bit, on every run
+        const int from = Plant == PlantedSplit::AddsPartialTwice && r == 1 ? 0 : r;
+        sum += tc::ld_shared_cluster_f32(tc::mapa_shared_cluster(partial + i * 128 + threadIdx.x, from));
+      }
+      const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
+      const int row = row0 + p.row, col = col0 + p.col;
+      if (row < m && col < n) {
+        __nv_bfloat16* const c = C + row + std::size_t(col) * ldc;
+        float v = alpha * sum;
+        if (beta != 0.0f) v += beta * __bfloat162float(*c);
+        *c = __float2bfloat16_rn(v);
+      }
+    }
+  }
+  tc::cluster_sync();  // no block exits, taking its shared memory with it, while another still reads it
+}
+// [/doc:split_k_kernel]
+
+// [doc:split_k_choice]
+// How step 3 splits a shape of m weights, n tokens (n <= 256) and k on `sms` SMs: step 2's tile for n, and the most
+// splits (1, 2, 4 or 8) whose blocks still fit one an SM, each split keeping at least kMinSlicesPerSplit slices of K
+// (a ring that never fills streams at a fraction of its depth). Why one an SM, where step 2 runs two: measured on an
+// H200, 4 and 8 splits (two blocks an SM) ran slower than 2 at 8B O and down, slower even than step 2 (tools/
+// split_sweep.cu; docs/results/10_split_sweep_h200.txt). Host, pure.
+struct SplitChoice {
+  int block_n = 8;
+  int splits = 1;
+  int tiles = 0;  // ceil(m / 64) x ceil(n / block_n)
+};
+
+inline constexpr int kMinSlicesPerSplit = 8;
+
+constexpr SplitChoice split_k_choice(int m, int n, int k, int sms) {
+  SplitChoice c;
+  c.block_n = Step2SmallM::block_n(n);
+  c.tiles = tc::ceil_div(m, 64) * tc::ceil_div(n, c.block_n);
+  const int slices = tc::ceil_div(k, tc::kSliceK);
+  while (c.splits < 8 && c.tiles * c.splits * 2 <= sms && slices / (2 * c.splits) >= kMinSlicesPerSplit) c.splits *= 2;
+  return c;
+}
+// [/doc:split_k_choice]
+
+// Enqueues split_k_gemm_kernel<SmallMTile<BlockN>, Splits, Plant> in clusters of Splits blocks: C = alpha A B + beta
+// C as step 2 takes them. Preconditions, errors: as launch_small_m.
+template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
+void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+  using Tile = SmallMTile<BlockN>;
+  constexpr auto kKernel = split_k_gemm_kernel<Tile, Splits, Plant>;
+  static const bool opted_in = [] {  // once per kernel, before its first launch
+    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, "step 3 (split-K)");
+    return true;
+  }();
+  (void)opted_in;
+  CUtensorMap map_a{}, map_b{};  // k = 0 loads nothing, and a tensor map cannot have an empty dimension
+  if (k > 0) {
+    map_a = tc::k_major_map(A, m, k, lda, Tile::BlockM);
+    map_b = tc::k_major_map(B, n, k, ldb, Tile::BlockN);
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN), Splits);
+  config.blockDim = dim3(Tile::kThreads);
+  config.dynamicSmemBytes = Tile::kSmemBytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = Splits;  // one tile's splits, side by side in one GPC
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  TC_CHECK(cudaLaunchKernelEx(&config, kKernel, map_a, map_b, m, n, k, alpha, beta, C, ldc));
+}
+
+// The SMs of the current GPU, asked once.
+inline int current_sms() {
+  static const int sms = [] {
+    int device = 0, count = 0;
+    TC_CHECK(cudaGetDevice(&device));
+    TC_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  }();
+  return sms;
+}
+
+// Runs split_k_choice's kernel: SmallMTile<block_n> in clusters of `splits` (step 2's kernel where splits = 1).
+template <PlantedSplit Plant = PlantedSplit::None>
+void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda,
+                           const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
+                           cudaStream_t stream) {
+  auto with_splits = [&](auto block_n) {
+    constexpr int N = decltype(block_n)::value;
+    switch (c.splits) {
+      case 1: return launch_small_m<N>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 2: return launch_split_k<N, 2, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 4: return launch_split_k<N, 4, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      default: return launch_split_k<N, 8, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    }
+  };
+  switch (c.block_n) {
+    case 8: return with_splits(std::integral_constant<int, 8>{});
+    case 16: return with_splits(std::integral_constant<int, 16>{});
+    case 32: return with_splits(std::integral_constant<int, 32>{});
+    case 64: return with_splits(std::integral_constant<int, 64>{});
+    case 128: return with_splits(std::integral_constant<int, 128>{});
+    default: return with_splits(std::integral_constant<int, 256>{});
+  }
+}
+
+// [doc:step3]
+// Step 3 as the launchers take it: step 2's tiles, split along K where they are too few; step 1 past 256 tokens.
+struct Step3SplitK {
+  static constexpr const char* name = "3 split-K";
+  using Precision = tc::BF16F32BF16;
+  using LayoutA = tc::RowMajor;
+  using LayoutB = tc::ColMajor;
+  static constexpr tc::TileContract kContract = Step1Chapter08::kContract;
+
+  static StepPlan plan(const SuiteShape& s, int sms);
+  // Enqueues step 3. Preconditions and errors: as Step1Chapter08::launch.
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    if (n > Step2SmallM::kMaxTokens) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_split_k_choice(split_k_choice(m, n, k, current_sms()), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                          stream);
+  }
+};
+// [/doc:step3]
+
+// Step 3's schedule and waves: split_k_choice's blocks, two an SM (one at 256 tokens), as step 2 counts them.
+inline StepPlan Step3SplitK::plan(const SuiteShape& s, int sms) {
+  if (s.m > Step2SmallM::kMaxTokens) return Step1Chapter08::plan(s, sms);
+  const SplitChoice c = split_k_choice(s.n(), s.m, s.k(), sms);
+  const int per_sm = small_m_blocks_per_sm(c.block_n);
+  StepPlan p;
+  if (c.splits == 1) return Step2SmallM::plan(s, sms);
+  p.schedule = "64 x " + std::to_string(c.block_n) + " tiles, split-K " + std::to_string(c.splits);
+  p.waves = tc::waves_of(c.tiles * c.splits, sms * per_sm);
+  p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);
+  return p;
+}
