@@ -301,7 +301,8 @@ TEST_CASE("the suite's checks (made on the GPU) pass steps 1 to 3 and fail a dro
     const SuiteShape s{m, LinearLayer{"8B", "O", 4096, 4096}};
     INFO(s.name());
     const std::vector<ShapeResult> rows =
-        run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once, 132);
+        run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once,
+                                                                                  132);
     REQUIRE(rows.size() == 4);
     for (int i : {0, 1, 2}) {
       const ShapeResult& good = rows[i];
