@@ -19,6 +19,7 @@
 #include "step3_split_k.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
+#include "tools/figures.hpp"
 
 #include "tc/flushed_timing.cuh"
 #include "tc/gemm_driver.hpp"  // tc::Timing
@@ -77,6 +78,11 @@ TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs
   CHECK(big.waves.waves == (big.plan.count() + 63) / 64);
   CHECK(big.idle_sms_last_wave == 132 - 2 * big.waves.last_wave_busy);
   CHECK(big.idle_sms_last_wave >= 4);  // 132 SMs, 64 clusters: 4 SMs are never in the grid
+}
+
+TEST_CASE("the committed figures are what tools/figures.hpp draws", "[figures]") {
+  tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/10_llm_gemm_shapes/10_figures --out docs/figures");
 }
 
 TEST_CASE("the flush reads twice the L2, in whole 16-byte vectors", "[flush]") {

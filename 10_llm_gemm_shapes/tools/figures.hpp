@@ -1,0 +1,136 @@
+// Chapter 10's figures, drawn from the plans and tiles the steps use:
+//   10_waves.svg    Llama-3-8B's O at one token on a 132-SM H200: each step's work units and the SMs they busy
+//                   (step1_waves, Step2SmallM::plan, Step3SplitK::plan), one cell an SM
+//   10_swap_ab.svg  which operand sits in wgmma's M: the weights' 64 rows as A, the tokens as B, wgmma's N from the
+//                   token count (Step2SmallM::block_n), y^T's tile in C
+//   10_split_k.svg  step 3's sum through distributed shared memory: a cluster of 2 blocks, each over half of K, and
+//                   which block sums which accumulator registers (register i: block i mod 2)
+// docs/figures/10_*.svg are this file's output, written by 10_figures; a host test fails when the committed files
+// differ from it. Host code (the plans are host functions; the step headers also hold the kernels, so this compiles
+// as CUDA); no GPU. Errors: none.
+#pragma once
+
+#include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
+#include "step3_split_k.cuh"
+#include "suite.hpp"
+
+#include "tc/main.hpp"  // tc::Figure
+#include "tc/svg.hpp"
+
+#include <string>
+#include <vector>
+
+namespace figures10 {
+
+using tc::svg::rect;
+using tc::svg::text;
+
+// One row of 132 SM cells: the first `busy` filled with `fill`, the rest white.
+inline std::string sm_row(int x, int y, int sms, int busy, const char* fill) {
+  constexpr int kCell = 6;
+  std::string body;
+  for (int sm = 0; sm < sms; ++sm) body += rect(x + sm * kCell, y, kCell, 18, sm < busy ? fill : "white");
+  return body;
+}
+
+// 8B O (4096 x 4096) at one token, on 132 SMs (64 clusters of 2 for step 1): the SMs each step keeps busy.
+inline std::string waves_figure() {
+  constexpr int kSms = 132, kClusters = 64, kLeft = 150, kTop = 60, kRow = 52;
+  const SuiteShape s{1, LinearLayer{"8B", "O", 4096, 4096}};
+  const Step1Waves one = step1_waves(s, kClusters, kSms);
+  const StepPlan two = Step2SmallM::plan(s, kSms), three = Step3SplitK::plan(s, kSms);
+  std::string body = text(10, 20, "Llama-3-8B's O (4096 x 4096) at one token on 132 SMs: the SMs each step's work keeps "
+                                  "busy (one cell an SM)", " font-size=\"13\"");
+  body += text(10, 38, "filled: an SM with work in the (only) wave; white: an SM that waits for the whole launch");
+  struct Row {
+    std::string label, detail;
+    int busy;
+  };
+  const Row rows[] = {
+      {"step 1", std::to_string(one.waves.units) + " cluster tiles of 384/256 x 256, 2 SMs each",
+       kSms - one.idle_sms_last_wave},
+      {"step 2", std::to_string(two.waves.units) + " tiles of 64 x " + std::to_string(Step2SmallM::block_n(1)) +
+                     ", one block each", kSms - two.idle_sms_last_wave},
+      {"step 3", std::to_string(three.waves.units) + " blocks: the 64 tiles, K split in " +
+                     std::to_string(split_k_choice(4096, 1, 4096, kSms).splits), kSms - three.idle_sms_last_wave},
+  };
+  int y = kTop;
+  for (int r = 0; r < 3; ++r, y += kRow) {
+    body += text(10, y + 13, rows[r].label, " font-weight=\"bold\"");
+    body += sm_row(kLeft - 80, y, kSms, rows[r].busy, tc::svg::colour(r));
+    body += text(kLeft - 80, y + 34, rows[r].detail + ": " + std::to_string(rows[r].busy) + " of 132 SMs busy, " +
+                                         std::to_string(kSms - rows[r].busy) + " idle");
+  }
+  return tc::svg::document(880, y + 10, body);
+}
+
+// wgmma's operands at one slice, as steps 2 and 3 feed them: A = 64 rows of W (the weights, K-major), B = BlockN rows
+// of x (the tokens, K-major), D = the 64 x BlockN tile of y^T in registers. Laid out as D = A B: B above D, A left.
+inline std::string swap_ab_figure() {
+  using Tile = SmallMTile<8>;
+  std::string body = text(10, 20, "swap-AB: y = x W^T is computed as y^T = W x^T, so the weights fill wgmma's M",
+                          " font-size=\"13\"");
+  body += text(10, 38, "one slice of K (64 values, 128 bytes a row) at one token: wgmma.mma_async.m64n" +
+                           std::to_string(Tile::BlockN) + "k16, four K steps of 16");
+  constexpr int kTop = 60, kSide = 160, kNarrow = 20, kAx = 40, kBx = kAx + kSide + 10, kDy = kTop + kSide + 10;
+  body += rect(kBx, kTop, kNarrow, kSide, tc::svg::colour(2));  // B: K down, N across
+  body += text(kBx + kNarrow + 10, kTop + 60, "B = x^T: 64 K x " + std::to_string(Tile::BlockN) +
+                                                  " tokens (1 real, 7 zeros TMA fills in)", " font-weight=\"bold\"");
+  body += text(kBx + kNarrow + 10, kTop + 78, "wgmma's N: 8, 16, 32, 64, 128 or 256, the tokens rounded up");
+  body += rect(kAx, kDy, kSide, kSide, tc::svg::colour(1));  // A: M down, K across
+  body += text(kAx + kSide / 2, kDy + kSide / 2 - 6, "A = W", " text-anchor=\"middle\" font-weight=\"bold\"");
+  body += text(kAx + kSide / 2, kDy + kSide / 2 + 12, std::to_string(Tile::BlockM) + " weights x 64 K",
+               " text-anchor=\"middle\"");
+  body += text(kAx + kSide / 2, kDy + kSide + 18, "wgmma's M: 64 rows, fixed", " text-anchor=\"middle\"");
+  body += rect(kBx, kDy, kNarrow, kSide, tc::svg::colour(4));  // D: M down, N across
+  body += text(kBx + kNarrow + 10, kDy + 60, "D: 64 weights x " + std::to_string(Tile::BlockN) + " tokens of y^T, " +
+                                                 std::to_string(Tile::BlockN / 2) + " fp32 registers a thread",
+               " font-weight=\"bold\"");
+  body += text(kBx + kNarrow + 10, kDy + 78, "C is column-major with ldc = N: one token's outputs are contiguous");
+  body += text(kBx + kNarrow + 10, kDy + 110, "unswapped, the one token would take wgmma's M: 63 of its 64 rows");
+  body += text(kBx + kNarrow + 10, kDy + 126, "padding, and the 4096 weights its N");
+  return tc::svg::document(820, kDy + kSide + 30, body);
+}
+
+// Step 3's sum in a cluster of 2: each block's K chunk, its partial in shared memory, and the registers it sums.
+inline std::string split_k_figure() {
+  constexpr int kSplits = 2, kRegisters = SmallMTile<8>::BlockN / 2;
+  std::string body = text(10, 20, "split-K over a cluster of 2: each block multiplies half of K, then the partial tiles "
+                                  "are summed through distributed shared memory", " font-size=\"13\"");
+  constexpr int kTop = 50;
+  for (int b = 0; b < kSplits; ++b) {
+    const int y = kTop + b * 130;
+    body += text(10, y + 20, "block " + std::to_string(b), " font-weight=\"bold\"");
+    body += text(10, y + 36, "(rank " + std::to_string(b) + ")");
+    // K: 16 slices, the block's chunk filled.
+    for (int s = 0; s < 16; ++s) body += rect(90 + s * 14, y + 8, 14, 18, s / 8 == b ? tc::svg::colour(b) : "white");
+    body += text(90, y + 42, "K slices " + std::to_string(8 * b) + ".." + std::to_string(8 * b + 7) + " -> partial P" +
+                                 std::to_string(b) + " in its own shared memory");
+    // Its partial's registers, and which block sums each.
+    for (int i = 0; i < kRegisters; ++i) {
+      body += rect(90 + i * 60, y + 56, 60, 22, tc::svg::colour(4 + i % kSplits));
+      body += text(120 + i * 60, y + 71, "reg " + std::to_string(i), " text-anchor=\"middle\"");
+    }
+    body += text(90 + kRegisters * 60 + 10, y + 71, "register i at float i x 128 + thread");
+  }
+  const int y = kTop + kSplits * 130;
+  body += text(10, y, "after barrier.cluster (release, then acquire): block r sums the registers i with i mod 2 = r,");
+  body += text(10, y + 16, "P0 + P1 in rank order (ld.shared::cluster at the address mapa gives), and stores them to C;");
+  body += text(10, y + 32, "a second barrier.cluster keeps every block's shared memory alive until the other has read it.");
+  for (int i = 0; i < kRegisters; ++i) {
+    body += rect(90 + i * 60, y + 46, 60, 22, tc::svg::colour(4 + i % kSplits));
+    body += text(120 + i * 60, y + 61, "block " + std::to_string(i % kSplits), " text-anchor=\"middle\"");
+  }
+  return tc::svg::document(820, y + 80, body);
+}
+
+}  // namespace figures10
+
+inline std::vector<tc::Figure> chapter_figures() {
+  return {
+      {"10_waves.svg", figures10::waves_figure()},
+      {"10_swap_ab.svg", figures10::swap_ab_figure()},
+      {"10_split_k.svg", figures10::split_k_figure()},
+  };
+}
