@@ -4,10 +4,11 @@
 // Read top to bottom: (1) the command line: which suite, which token counts; (2) on the host, the suite (suite.hpp:
 // every layer, its weight's size against the L2; this part runs on any machine); (3) the GPU (an H100 or H200:
 // sm_90a code runs on SM 9.0 alone) and the memory of the largest shape; (4) the DRAM ceiling, a device-to-device
-// copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through step 1 (chapter
-// 08's kernel, step1_chapter08.cuh), verified and timed beside both yardsticks (suite_run.cuh); (6) the table, the
-// waves that explain it and the summary against each yardstick; (7) the verification table and the verdict. Exit
-// codes: README.md, "Exit codes".
+// copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through every step (1:
+// chapter 08's kernel, step1_chapter08.cuh; 2: small M, step2_small_m.cuh; 3: split-K, step3_split_k.cuh), each
+// verified and timed, then both yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it
+// and the summary against each yardstick; (7) the verification table and the verdict. Exit codes: README.md, "Exit
+// codes".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 // [doc:small_m_tile]
 // The tile: 64 weights by BlockN tokens, K in slices of 64 (128 bytes a row, the 128-byte swizzle), Stages slices in
@@ -140,6 +141,22 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 }
 // [/doc:small_m_kernel]
 
+// What every launch of a small-M tile's kernel (step 2's, and step 3's split-K) does first: opts kKernel in to the
+// tile's shared memory, once per kernel, and makes the operands' tensor maps, A in boxes of 64 rows and B in boxes of
+// BlockN (none where k = 0: no slice is loaded, and a tensor map cannot have an empty dimension). Errors:
+// std::runtime_error when the GPU has too little shared memory; std::invalid_argument from the tensor maps.
+template <typename Tile, auto kKernel>
+std::pair<CUtensorMap, CUtensorMap> prepare_small_m(const char* what, int m, int n, int k, const __nv_bfloat16* A,
+                                                    int lda, const __nv_bfloat16* B, int ldb) {
+  static const bool opted_in = [what] {
+    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, what);
+    return true;
+  }();
+  (void)opted_in;
+  if (k == 0) return {};
+  return {tc::k_major_map(A, m, k, lda, Tile::BlockM), tc::k_major_map(B, n, k, ldb, Tile::BlockN)};
+}
+
 // Enqueues small_m_gemm_kernel<SmallMTile<BlockN>>: C = alpha A B + beta C as step 1 takes them. Preconditions: m,
 // n > 0; A and B as TMA addresses them; an SM 9.0 GPU. Errors: std::runtime_error when the GPU has too little shared
 // memory; std::invalid_argument from the tensor maps; tc::CudaError when the launch fails.
@@ -148,16 +165,7 @@ void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   using Tile = SmallMTile<BlockN>;
   constexpr auto kKernel = small_m_gemm_kernel<Tile>;
-  static const bool opted_in = [] {  // once per tile, before its first launch
-    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, "step 2 (small M)");
-    return true;
-  }();
-  (void)opted_in;
-  CUtensorMap map_a{}, map_b{};  // k = 0 loads nothing, and a tensor map cannot have an empty dimension
-  if (k > 0) {
-    map_a = tc::k_major_map(A, m, k, lda, Tile::BlockM);
-    map_b = tc::k_major_map(B, n, k, ldb, Tile::BlockN);
-  }
+  const auto [map_a, map_b] = prepare_small_m<Tile, kKernel>("step 2 (small M)", m, n, k, A, lda, B, ldb);
   const dim3 grid(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN));
   kKernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, m, n, k, alpha, beta, C, ldc);
   tc::check_launch();

@@ -3,13 +3,13 @@
 //
 // What it adds over step 2: a 4096-row weight makes 64 tiles of 64 weights, so 68 of 132 SMs wait while 64 stream it,
 // and a tile's rows cannot be cut finer (64 is wgmma's M). K can be: a cluster of Splits blocks (2, 4 or 8) computes
-// one tile, block r over the r-th chunk of K's slices, so 64 tiles become 128 blocks, one on nearly every SM. Each block then
-// holds a partial 64 x BlockN sum in its registers, and the partials must be added. A cluster can do that without
-// global memory: every block writes its partial to its own shared memory (its ring is free once its last slice is
-// multiplied), the cluster barrier makes the writes visible, and each block sums a 1/Splits share of the tile's
-// registers across all the blocks (ld.shared::cluster, at addresses mapa gives), always in rank order 0, 1, ..., so
-// the result is the same bit for bit on every run, and stores it. A second cluster barrier keeps every block's
-// shared memory alive until the others have read it.
+// one tile, block r over the r-th chunk of K's slices, so 64 tiles become 128 blocks, one on nearly every SM. Each
+// block then holds a partial 64 x BlockN sum in its registers, and the partials must be added. A cluster can do that
+// without global memory: every block writes its partial to its own shared memory (its ring is free once its last
+// slice is multiplied), the cluster barrier makes the writes visible, and each block sums a 1/Splits share of the
+// tile's registers across all the blocks (ld.shared::cluster, at addresses mapa gives), always in rank order 0, 1,
+// ..., so the result is the same bit for bit on every run, and stores it. A second cluster barrier keeps every
+// block's shared memory alive until the others have read it.
 // Shapes and layouts: as step 2. Source: PTX ISA, "mapa", "ld" (.shared::cluster), "barrier.cluster"; CUDA C++
 // Programming Guide, "Thread Block Clusters", "Distributed Shared Memory".
 #pragma once
@@ -167,16 +167,7 @@ void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   using Tile = SmallMTile<BlockN>;
   constexpr auto kKernel = split_k_gemm_kernel<Tile, Splits, Plant>;
-  static const bool opted_in = [] {  // once per kernel, before its first launch
-    tc::opt_in_dynamic_shared_memory(kKernel, Tile::kSmemBytes, "step 3 (split-K)");
-    return true;
-  }();
-  (void)opted_in;
-  CUtensorMap map_a{}, map_b{};  // k = 0 loads nothing, and a tensor map cannot have an empty dimension
-  if (k > 0) {
-    map_a = tc::k_major_map(A, m, k, lda, Tile::BlockM);
-    map_b = tc::k_major_map(B, n, k, ldb, Tile::BlockN);
-  }
+  const auto [map_a, map_b] = prepare_small_m<Tile, kKernel>("step 3 (split-K)", m, n, k, A, lda, B, ldb);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN), Splits);
   config.blockDim = dim3(Tile::kThreads);
@@ -240,7 +231,8 @@ struct Step3SplitK {
   // Enqueues step 3. Preconditions and errors: as Step1Chapter08::launch.
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (n > Step2SmallM::kMaxTokens) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    if (n > Step2SmallM::kMaxTokens)
+      return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     launch_split_k_choice(split_k_choice(m, n, k, current_sms()), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
                           stream);
   }

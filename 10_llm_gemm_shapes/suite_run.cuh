@@ -197,6 +197,7 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
   }
   std::printf("step %s, summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt "
               "best-of-8 (worst %.3fx, %s)\n",
-              step.c_str(), int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean, lt.worst,
+              step.c_str(), int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean,
+              lt.worst,
               lt.worst_shape.c_str());
 }
