@@ -60,7 +60,8 @@ TEST_CASE("a suite shape is y^T = W x^T: the weights as op T (lda = K), the toke
   CHECK(s.name() == "8B O 1x4096x4096");
 }
 
-TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs the last wave leaves idle", "[waves]") {
+TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs the last wave leaves idle",
+          "[waves]") {
   // One token: one column of tiles, a row per 384 or 256 weights: far fewer tiles than clusters, most SMs idle.
   const Step1Waves one = step1_waves({1, LinearLayer{"8B", "O", 4096, 4096}}, 64, 132);
   CHECK(one.plan.tile_cols == 1);

@@ -40,8 +40,10 @@ inline std::string waves_figure() {
   const SuiteShape s{1, LinearLayer{"8B", "O", 4096, 4096}};
   const Step1Waves one = step1_waves(s, kClusters, kSms);
   const StepPlan two = Step2SmallM::plan(s, kSms), three = Step3SplitK::plan(s, kSms);
-  std::string body = text(10, 20, "Llama-3-8B's O (4096 x 4096) at one token on 132 SMs: the SMs each step's work keeps "
-                                  "busy (one cell an SM)", " font-size=\"13\"");
+  std::string body = text(10, 20,
+                          "Llama-3-8B's O (4096 x 4096) at one token on 132 SMs: the SMs each step's work keeps "
+                          "busy (one cell an SM)",
+                          " font-size=\"13\"");
   body += text(10, 38, "filled: an SM with work in the (only) wave; white: an SM that waits for the whole launch");
   struct Row {
     std::string label, detail;
@@ -96,8 +98,10 @@ inline std::string swap_ab_figure() {
 // Step 3's sum in a cluster of 2: each block's K chunk, its partial in shared memory, and the registers it sums.
 inline std::string split_k_figure() {
   constexpr int kSplits = 2, kRegisters = SmallMTile<8>::BlockN / 2;
-  std::string body = text(10, 20, "split-K over a cluster of 2: each block multiplies half of K, then the partial tiles "
-                                  "are summed through distributed shared memory", " font-size=\"13\"");
+  std::string body = text(10, 20,
+                          "split-K over a cluster of 2: each block multiplies half of K, then the partial tiles "
+                          "are summed through distributed shared memory",
+                          " font-size=\"13\"");
   constexpr int kTop = 50;
   for (int b = 0; b < kSplits; ++b) {
     const int y = kTop + b * 130;
@@ -116,8 +120,10 @@ inline std::string split_k_figure() {
   }
   const int y = kTop + kSplits * 130;
   body += text(10, y, "after barrier.cluster (release, then acquire): block r sums the registers i with i mod 2 = r,");
-  body += text(10, y + 16, "P0 + P1 in rank order (ld.shared::cluster at the address mapa gives), and stores them to C;");
-  body += text(10, y + 32, "a second barrier.cluster keeps every block's shared memory alive until the other has read it.");
+  body += text(10, y + 16,
+               "P0 + P1 in rank order (ld.shared::cluster at the address mapa gives), and stores them to C;");
+  body += text(10, y + 32,
+               "a second barrier.cluster keeps every block's shared memory alive until the other has read it.");
   for (int i = 0; i < kRegisters; ++i) {
     body += rect(90 + i * 60, y + 46, 60, 22, tc::svg::colour(4 + i % kSplits));
     body += text(120 + i * 60, y + 61, "block " + std::to_string(i % kSplits), " text-anchor=\"middle\"");
