@@ -110,10 +110,11 @@ using Step3Tile = GemmTile<128, 128, 32, 2, 4, 4, tc::Swizzled>;
 // [/doc:step3_tile]
 
 // [doc:step4_tile]
-// Step 4: step 3's kernel with the fastest tile of the bounded sweep at 8192^3 on the H200
-// (docs/results/06_tile_sweep_h200.csv): 128 x 256 of C per block, 8 warps of 64 x 64, 64-deep slices (128-byte
-// lines), 4 stages (192 KB), blocks in groups of 8 block columns. With one block per SM, the H200's 132 resident
-// blocks then cover about 16.5 block rows by 8 block columns, a 2112 x 2048 patch of C: square, so it needs the
-// fewest rows of A and columns of B from L2 at a time.
+// Step 4: step 3's kernel with a tile from the top of the bounded sweep at 8192^3 on the H200, whose top rows lie
+// within run-to-run spread of each other (docs/results/06_tile_sweep_h200*.csv): 128 x 256 of C per block, 8 warps
+// of 64 x 64, 64-deep slices (128-byte lines), 4 stages (192 KB), blocks in groups of 8 block columns. Of the top
+// rows it is the one whose reason holds on paper: with one block per SM, the H200's 132 resident blocks cover about
+// 16.5 block rows by 8 block columns, a 2112 x 2048 patch of C: square, so it needs the fewest rows of A and columns
+// of B from L2 at a time.
 using Step4Tile = GemmTile<128, 256, 64, 2, 4, 4, tc::Swizzled, 8>;
 // [/doc:step4_tile]
