@@ -5,7 +5,10 @@
 // to 14336), at a ragged shape through the padded path, and with every (alpha, beta); the suite's own checks (made on
 // the GPU) pass it and fail a planted dropped K chunk at 16 and 8192 tokens; the flush makes a read of an
 // L2-sized buffer slower than the same read warm, so a flushed timing does not time the L2; the copy's ceiling is
-// a DRAM figure.
+// a DRAM figure. Steps 2 to 4: their tiles and plans on the host (stream-K's ranges, owners and spans walked for many
+// tile, slice and cluster counts); on the GPU, both checks at suite shapes and edge cases, the same bits on every run
+// for split-K and stream-K, and their planted bugs (a dropped K chunk, a partial added twice) at 16 and 8192 tokens.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +20,8 @@
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
+#include "step4_stream_k.cuh"
+#include "stream_k_plan.hpp"
 #include "suite.hpp"
 #include "suite_run.cuh"
 #include "tools/figures.hpp"
@@ -236,17 +241,14 @@ TEST_CASE("step 3 passes both checks at every split count, with chunks of K left
   tc::test::check_launcher<FixedSplit<256, 4>>(cublas, 520, 300, 1024, 1, 0, 77);  // two column tiles
 }
 
-TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]") {
-  tc::test::require_exact_gpu(tc::chapter::kMinSm);
-  const tc::CublasHandle cublas;
-  const SuiteShape s{16, LinearLayer{"8B", "down", 4096, 14336}};  // 64 tiles: 2 splits
-  const tc::GemmProblem p = s.problem();
-  REQUIRE(split_k_choice(p.m, p.n, p.k, current_sms()).splits > 1);
+// Runs Launcher four times on the same random operands, and checks that C is the same bit for bit every time.
+template <typename Launcher>
+void check_same_bits_every_run(const tc::CublasHandle& cublas, const tc::GemmProblem& p) {
   tc::DeviceRandomOperands<__nv_bfloat16, __nv_bfloat16> random(cublas, p, 9);
   auto run = [&] {
     random.reset_c();
-    tc::launch_gemm_any_size<Step3SplitK>(p.m, p.n, p.k, 1.0f, random.a(), p.lda, random.b(), p.ldb, 0.0f, random.c(),
-                                          p.ldc, nullptr);
+    tc::launch_gemm_any_size<Launcher>(p.m, p.n, p.k, 1.0f, random.a(), p.lda, random.b(), p.ldb, 0.0f, random.c(),
+                                       p.ldc, nullptr);
     TC_CHECK(cudaDeviceSynchronize());
     std::vector<__nv_bfloat16> c(p.c_elements());
     TC_CHECK(cudaMemcpy(c.data(), random.c(), c.size() * sizeof c[0], cudaMemcpyDeviceToHost));
@@ -259,8 +261,27 @@ TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]")
   }
 }
 
-TEST_CASE("the exact check fails a split that drops a K chunk or adds a partial twice, at 16 and 8192 tokens",
-          "[gpu][step3]") {
+TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const SuiteShape s{16, LinearLayer{"8B", "down", 4096, 14336}};  // 64 tiles: 2 splits
+  const tc::GemmProblem p = s.problem();
+  REQUIRE(split_k_choice(p.m, p.n, p.k, current_sms()).splits > 1);
+  check_same_bits_every_run<Step3SplitK>(cublas, p);
+}
+
+// Stream-K at any token count, the planted fixup bug or none, for the checks below.
+template <PlantedFixup Plant>
+struct StreamKAlways : Step4StreamK {
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    launch_stream_k<Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
+TEST_CASE("the exact check fails a split that drops a K chunk, or a split or a stream-K fixup that adds a partial "
+          "twice, at 16 and 8192 tokens",
+          "[gpu][step3][step4]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (int tokens : {16, 8192}) {
@@ -284,6 +305,9 @@ TEST_CASE("the exact check fails a split that drops a K chunk or adds a partial 
       CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::DropsLastChunk>{}).passed);
       CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::AddsPartialTwice>{}).passed);
     }
+    // Stream-K at either count: 11 or 352 tiles of 64 slices on the persistent grid, each shared by some clusters.
+    CHECK(verdict(StreamKAlways<PlantedFixup::None>{}).passed);
+    CHECK_FALSE(verdict(StreamKAlways<PlantedFixup::AddsPartialTwice>{}).passed);
   }
 }
 
@@ -355,4 +379,83 @@ TEST_CASE("the copy's ceiling is a DRAM figure, bytes read plus written", "[gpu]
   CHECK(gbps > 1000.0);   // any HBM GPU of SM 9.0 copies faster
   CHECK(gbps < 10000.0);  // faster would be the L2's, or the bytes miscounted
   CHECK_THROWS_AS(tc::measure_copy_gbps(0, 5), std::invalid_argument);
+}
+
+TEST_CASE("stream-K's ranges cover every iteration once, in equal shares, and name each tile's owner", "[step4]") {
+  for (int tiles : {1, 5, 32, 33, 352, 4800})
+    for (int slices : {1, 3, 64, 448})
+      for (int clusters : {1, 7, 64, 66}) {
+        const stream_k::Plan p{tiles, slices, clusters};
+        INFO(tiles << " tiles of " << slices << " slices on " << clusters << " clusters");
+        REQUIRE(p.fits());
+        int covered = 0, shortest = p.total(), longest = 0;
+        for (int c = 0; c < clusters; ++c) {
+          REQUIRE(p.begin(c) == covered);  // contiguous, in cluster order
+          covered = p.end(c);
+          shortest = std::min(shortest, p.end(c) - p.begin(c));
+          longest = std::max(longest, p.end(c) - p.begin(c));
+          // Every span but a range's first starts its tile: a cluster writes one partial at most.
+          int partials = 0;
+          for (int at = p.begin(c); at < p.end(c);) {
+            const stream_k::Span span = stream_k::span_at(p, at, p.end(c));
+            REQUIRE(span.first < span.last);
+            REQUIRE((span.starts_tile() || at == p.begin(c)));
+            partials += span.starts_tile() ? 0 : 1;
+            at += span.last - span.first;
+          }
+          REQUIRE(partials <= 1);
+        }
+        REQUIRE(covered == p.total());
+        REQUIRE(longest - shortest <= 1);
+        if (tiles * slices > 2000) continue;  // the rest walks every iteration
+        for (int i = 0; i < p.total(); ++i) {
+          const int c = p.cluster_of(i);
+          REQUIRE((p.begin(c) <= i && i < p.end(c)));
+        }
+        for (int t = 0; t < tiles; ++t) {
+          REQUIRE(p.begin(p.owner(t)) <= t * slices);
+          REQUIRE(p.end(p.last(t)) >= (t + 1) * slices);
+          // Every working cluster past the owner, up to the last, runs the start of its range in this tile.
+          for (int c = p.owner(t) + 1; c <= p.last(t); ++c)
+            if (p.works(c)) REQUIRE(p.begin(c) / slices == t);
+        }
+      }
+}
+
+TEST_CASE("stream-K shares tiles between clusters at the shapes its tests plant a fixup bug in", "[step4]") {
+  using Tile = Step1Chapter08::Tile;
+  // The H200's and H100's persistent grid: 64 clusters; 8B O at 512 tokens is the case stream-K is for.
+  for (int tokens : {16, 512, 8192}) {
+    const tc::HeightPlan plan = tc::uniform_plan<Tile>(4096, tokens);  // 11 rows of 384-row cluster tiles
+    const stream_k::Plan p{plan.count(), 4096 / tc::kSliceK, 64};
+    INFO(tokens << " tokens: " << plan.count() << " tiles");
+    int shared = 0;
+    for (int t = 0; t < p.tiles; ++t) shared += p.last(t) > p.owner(t) ? 1 : 0;
+    CHECK(shared > 0);  // so a fixup that adds a partial twice changes C
+  }
+}
+
+TEST_CASE("step 4 (stream-K) passes both checks at suite shapes, through the padded path and with every scale",
+          "[gpu][gemm][step4]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    INFO("alpha " << alpha << " beta " << beta);
+    tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 4096, alpha, beta, 79);  // 8B O: 22 tiles, all shared
+    tc::test::check_launcher<Step4StreamK>(cublas, 264, 300, 65, alpha, beta, 79);     // the padded path
+  }
+  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 14336, 1, 0, 81);   // 8B down
+  tc::test::check_launcher<Step4StreamK>(cublas, 6144, 2048, 4096, 1, 0, 81);   // 8B QKV
+  tc::test::check_launcher<Step4StreamK>(cublas, 1000, 300, 64, 1, 0, 81);      // one slice a tile: fewer than clusters
+  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 8192, 4096, 1, 0, 81);   // 8B O at 8192 tokens
+  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 0, 1, 0.5, 81);     // k = 0: beta C, through step 1
+}
+
+
+TEST_CASE("step 4's fixups are the same bit for bit on every run", "[gpu][step4]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const SuiteShape s{512, LinearLayer{"8B", "down", 4096, 14336}};
+  const tc::GemmProblem p = s.problem();
+  check_same_bits_every_run<Step4StreamK>(cublas, p);
 }

@@ -5,6 +5,8 @@
 //                   token count (Step2SmallM::block_n), y^T's tile in C
 //   10_split_k.svg  step 3's sum through distributed shared memory: a cluster of 2 blocks, each over half of K, and
 //                   which block sums which accumulator registers (register i: block i mod 2)
+//   10_stream_k.svg Llama-3-8B's O at 512 tokens on 64 clusters: step 1's whole tiles against step 4's stream-K
+//                   shares (stream_k::Plan), one column a cluster, time down, with the partials and the fixups
 // docs/figures/10_*.svg are this file's output, written by 10_figures; a host test fails when the committed files
 // differ from it. Host code (the plans are host functions; the step headers also hold the kernels, so this compiles
 // as CUDA); no GPU. Errors: none.
@@ -13,11 +15,14 @@
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
+#include "step4_stream_k.cuh"
+#include "stream_k_plan.hpp"
 #include "suite.hpp"
 
 #include "tc/main.hpp"  // tc::Figure
 #include "tc/svg.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -131,6 +136,68 @@ inline std::string split_k_figure() {
   return tc::svg::document(820, y + 80, body);
 }
 
+
+// Step 1 and step 4 at 8B O (4096 x 4096) at 512 tokens on 64 clusters: one column a cluster, time down in slices of
+// K, a slice of a 384-row cluster tile 6 px and of a 256-row one 4 px (a slice's time grows with its rows). Each tile
+// in a colour of its own; in step 4, a black bar where a cluster writes its partial and raises its flag, a red one where
+// the owner adds the partials and stores C.
+inline std::string stream_k_figure() {
+  using Tile = Step1Chapter08::Tile;
+  constexpr int kClusters = 64, kCol = 10, kLeft = 70, kSlices = 4096 / tc::kSliceK;
+  const tc::HeightPlan one = tc::tile_plan<Tile>(4096, 512, kClusters), four = tc::uniform_plan<Tile>(4096, 512);
+  const stream_k::Plan sk{four.count(), kSlices, kClusters};
+  auto px = [](int height) { return height == Tile::BlockM ? 6 : 4; };  // a slice of a tall or a short tile
+  std::string body = text(10, 20,
+                          "Llama-3-8B's O (4096 x 4096) at 512 tokens on 64 clusters: one column a cluster, time down",
+                          " font-size=\"13\"");
+  int y = 50;
+  const std::string heights = one.tall_rows == 0    ? std::to_string(2 * one.short_m)
+                              : one.short_rows == 0 ? std::to_string(2 * one.tall_m)
+                                                    : std::to_string(2 * one.tall_m) + " or " +
+                                                          std::to_string(2 * one.short_m);
+  body += text(10, y, "step 1: " + std::to_string(one.count()) + " whole cluster tiles of " + heights +
+                          " x 256 for 64 clusters: a tile each, and the rest wait", " font-weight=\"bold\"");
+  y += 10;
+  int longest = 0;
+  for (int c = 0; c < kClusters; ++c) {
+    int t_y = y;
+    for (int t = c; t < one.count(); t += kClusters) {
+      const int h = px(t < one.tall_count() ? one.tall_m : one.short_m) * kSlices;
+      body += rect(kLeft + c * kCol, t_y, kCol, h, tc::svg::colour(t % 8));
+      t_y += h;
+    }
+    longest = std::max(longest, t_y - y);
+  }
+  y += longest + 30;
+  body += text(10, y, "step 4: " + std::to_string(sk.tiles) + " tiles of 384 x 256, " + std::to_string(sk.total()) +
+                          " slices in all: " + std::to_string(sk.total() / kClusters) +
+                          " each, across tile boundaries", " font-weight=\"bold\"");
+  y += 10;
+  int bottom = y;
+  for (int c = 0; c < kClusters; ++c) {
+    int s_y = y;
+    for (int at = sk.begin(c); at < sk.end(c);) {
+      const stream_k::Span span = stream_k::span_at(sk, at, sk.end(c));
+      at += span.last - span.first;
+      const int h = px(Tile::BlockM) * (span.last - span.first);
+      body += rect(kLeft + c * kCol, s_y, kCol, h, tc::svg::colour(span.tile % 8));
+      s_y += h;
+      // The partial and its flag, or the owner's fixup (where other clusters ran part of the tile) and store.
+      if (!span.starts_tile()) body += rect(kLeft + c * kCol, s_y - 2, kCol, 2, "black");
+      else if (sk.last(span.tile) > c) body += rect(kLeft + c * kCol, s_y, kCol, 4, "#d62728");
+    }
+    bottom = std::max(bottom, s_y + 4);
+  }
+  y = bottom + 20;
+  body += text(10, y, "black: a cluster's partial of a tile it does not own, written to its workspace slot, then its flag "
+                      "(release);");
+  body += text(10, y + 16, "red: the owner, which ran the tile's first slices, waits on each flag in cluster order "
+                           "(acquire), adds the partials, stores C.");
+  body += text(10, y + 32, "A slice of a 384-row tile takes 3/2 the time of a 256-row one: step 4's columns end "
+                           "about half-way down step 1's.");
+  return tc::svg::document(kLeft + kClusters * kCol + 20, y + 46, body);
+}
+
 }  // namespace figures10
 
 inline std::vector<tc::Figure> chapter_figures() {
@@ -138,5 +205,6 @@ inline std::vector<tc::Figure> chapter_figures() {
       {"10_waves.svg", figures10::waves_figure()},
       {"10_swap_ab.svg", figures10::swap_ab_figure()},
       {"10_split_k.svg", figures10::split_k_figure()},
+      {"10_stream_k.svg", figures10::stream_k_figure()},
   };
 }
