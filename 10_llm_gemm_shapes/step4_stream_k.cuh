@@ -5,11 +5,11 @@
 // whole tiles. Where the tiles are few or do not divide into the clusters, whole clusters wait: Llama-3-8B's O layer at
 // 512 tokens makes 32 cluster tiles for 64 clusters, so half the GPU sits idle (step 1's table: 68 idle SMs). Here
 // cluster c runs iterations [begin(c), end(c)) of all tiles' slices of K in a row (stream_k_plan.hpp), so every
-// cluster works the same time, and a tile that two or more clusters share is fixed up: each later cluster writes its
-// fp32 partial to a workspace slot of its own and raises a flag (a release store); the owner, which ran the tile's first
-// slices, waits on each flag (acquire loads) in cluster order and adds the partials in that order, so the result is
-// the same bit for bit on every run; then it stores C as chapter 08 does. The producer and the slice loop are chapter
-// 08's (tc/taller_tile_gemm.cuh), over a span of a tile's slices instead of all of them.
+// cluster works the same time, and a tile that two or more clusters share is fixed up: each later cluster writes
+// its fp32 partial to a workspace slot of its own and raises a flag (a release store); the owner, which ran the
+// tile's first slices, waits on each flag (acquire loads) in cluster order and adds the partials in that order, so
+// the result is the same bit for bit on every run; then it stores C as chapter 08 does. The producer and the slice
+// loop are chapter 08's (tc/taller_tile_gemm.cuh), over a span of a tile's slices instead of all of them.
 // Shapes and layouts: as step 1 (suite.hpp). Source: Osama et al., "Stream-K", PPoPP 2023; PTX ISA, "ld"/"st"
 // (.acquire/.release, .gpu), "Memory Consistency Model", and as tc/taller_tile_gemm.cuh.
 #pragma once
@@ -247,8 +247,9 @@ StreamKWorkspace stream_k_workspace(int blocks) {
 // Enqueues stream_k_gemm_kernel on every resident cluster (tc::persistent_blocks, not capped by the tile count: every
 // cluster takes a share however few the tiles), with chapter 08's tall tile everywhere (tc::uniform_plan: 384 x 256
 // cluster tiles): stream-K gives the clusters equal counts of iterations, so an iteration should cost the same in
-// every tile, which two heights would not. C = alpha A B + beta C as step 1 takes them. k = 0 has no iteration to share: step 1 writes beta C. Preconditions: as Step1Chapter08::launch; see
-// stream_k_workspace. Errors: as Step1Chapter08::launch; std::invalid_argument where the iterations overflow an int.
+// every tile, which two heights would not. C = alpha A B + beta C as step 1 takes them. k = 0 has no iteration to
+// share: step 1 writes beta C. Preconditions: as Step1Chapter08::launch; see stream_k_workspace. Errors: as
+// Step1Chapter08::launch; std::invalid_argument where the iterations overflow an int.
 template <PlantedFixup Plant = PlantedFixup::None>
 void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {

@@ -13,7 +13,8 @@
 // so the workspace is one tile's partial per block.
 // Host and device, pure: the host tests check it, and the kernel (step4_stream_k.cuh) walks it. Iterations are ints,
 // which is what the producer's few registers can hold: precondition tiles * slices * clusters < 2^31 (fits(), which
-// the launcher checks; Llama-3-70B's gate+up at 8192 tokens makes 4,800 tiles of 128 slices, 39 million on 64 clusters).
+// the launcher checks; Llama-3-70B's gate+up at 8192 tokens makes 4,800 tiles of 128 slices: 39 million on 64
+// clusters).
 #pragma once
 
 namespace stream_k {

@@ -139,8 +139,8 @@ inline std::string split_k_figure() {
 
 // Step 1 and step 4 at 8B O (4096 x 4096) at 512 tokens on 64 clusters: one column a cluster, time down in slices of
 // K, a slice of a 384-row cluster tile 6 px and of a 256-row one 4 px (a slice's time grows with its rows). Each tile
-// in a colour of its own; in step 4, a black bar where a cluster writes its partial and raises its flag, a red one where
-// the owner adds the partials and stores C.
+// in a colour of its own; in step 4, a black bar where a cluster writes its partial and raises its flag, a red one
+// where the owner adds the partials and stores C.
 inline std::string stream_k_figure() {
   using Tile = Step1Chapter08::Tile;
   constexpr int kClusters = 64, kCol = 10, kLeft = 70, kSlices = 4096 / tc::kSliceK;
@@ -189,8 +189,9 @@ inline std::string stream_k_figure() {
     bottom = std::max(bottom, s_y + 4);
   }
   y = bottom + 20;
-  body += text(10, y, "black: a cluster's partial of a tile it does not own, written to its workspace slot, then its flag "
-                      "(release);");
+  body += text(10, y,
+               "black: a cluster's partial of a tile it does not own, written to its workspace slot, then its flag "
+               "(release);");
   body += text(10, y + 16, "red: the owner, which ran the tile's first slices, waits on each flag in cluster order "
                            "(acquire), adds the partials, stores C.");
   body += text(10, y + 32, "A slice of a 384-row tile takes 3/2 the time of a 256-row one: step 4's columns end "

@@ -11,8 +11,8 @@
 #include "step3_split_k.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"  // time_weight_read
+#include "tools/sweep_driver.hpp"
 
-#include "tc/chapter_driver.cuh"
 #include "tc/device_gemm_check.cuh"
 #include "tc/flushed_timing.cuh"
 #include "tc/gemm_driver.hpp"
@@ -25,18 +25,11 @@
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
-    tc::ChapterIdentity identity = tc::this_chapter();
-    identity.program = "10_split_sweep";  // the run header and --help name this tool, not the chapter binary
-    tc::DriverConfig config{identity, "10_split_sweep: step 3's split count against its choice",
-                            "times step 2 (1 split) and step 3 in 2, 4 and 8 splits on every suite shape of 256 "
-                            "tokens or fewer, verified, with the L2 flushed; prints the choice and the fastest.",
-                            ""};
-    config.sizes_flag = false;
-    config.default_repeats = 20;
-    config.rest_flag = true;
-    config.default_rest_ms = 20;
-    tc::GemmDriver driver(config);
-    driver.cli().add_choice("suite", "full", {"short", "full"}, "short: Llama-3-8B; full: both models");
+    tc::GemmDriver driver(sweep_config("10_split_sweep", "10_split_sweep: step 3's split count against its choice",
+                                       "times step 2 (1 split) and step 3 in 2, 4 and 8 splits on every suite shape "
+                                       "of 256 tokens or fewer, verified, with the L2 flushed; prints the choice and "
+                                       "the fastest."));
+    add_suite_flag(driver);
     driver.cli().add_string("tokens", "1,16,64,128", "token counts M (comma-separated, each 1 to 256)");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     const std::vector<int> tokens = tc::parse_int_list("tokens", driver.cli().get_string("tokens"));

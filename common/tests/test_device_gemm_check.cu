@@ -2,7 +2,8 @@
 // published first outputs), its values have tc/random.hpp's ranges and means, and the device memory the checks
 // declare. GPU: the device fill equals the host function element for element; on the same operands the device
 // references and comparison give tc::compare's verdict, counts, worst element and bounds, for a correct result and
-// for planted errors (one element off, one NaN, a K column dropped), as the host path (tc/gemm_check.hpp) does.
+// for planted errors (one element off, one NaN, a K column dropped), as the host path (tc/gemm_check.hpp) does, and
+// tc::compare_on_device alone gives tc::compare's on the host's reference.
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/device_gemm_check.cuh"
@@ -182,6 +183,17 @@ TEST_CASE("the device checks give the host's verdict on the same operands, for a
     host_random.rms_bound = tc::statistical_rms_bound(s);
     host_random.passed = host_random.passed && host_random.rms_error <= host_random.rms_bound;
     check_same(v.random, host_random);
+    // tc::compare_on_device alone, on the host's own reference uploaded: tc::compare's fields, rms_error aside.
+    {
+      const tc::DeviceBuffer<double> value(random_ref.value), magnitude(random_ref.magnitude);
+      const tc::CompareResult device = tc::compare_on_device(p.m, p.n, p.k, random.c(), p.ldc, value.data(),
+                                                             magnitude.data(), random_ref.ld,
+                                                             tc::random_operand_tolerance<T>());
+      const tc::CompareResult host =
+          tc::compare(p.m, p.n, p.k, random_out.data(), p.ldc, random_ref, tc::random_operand_tolerance<T>());
+      check_same(device, host);
+      CHECK(device.rms_error == Approx(host.rms_error).epsilon(1e-12));
+    }
     // What each check must say: the exact check fails every planted error, at the planted element where there is one.
     CHECK(v.exact.passed == (plant == Plant::None));
     if (plant == Plant::OneOff || plant == Plant::Nan) {

@@ -284,8 +284,7 @@ ComparePartial compare_partial_on_device(int m, int n, int k, const T* got, int 
   return all;
 }
 
-// tc::compare on device arrays: got (m x n, ld_got) against ref and mag (m x n, ld_ref), under tol. Same fields, same
-// verdict, same worst element; rms_error may differ from the host's in its last bits (another summation order).
+// The merged partials of an m-row comparison as tc::compare reports it.
 inline CompareResult to_compare_result(const ComparePartial& all, int m) {
   CompareResult r;
   r.checked = all.checked;
@@ -304,6 +303,9 @@ inline CompareResult to_compare_result(const ComparePartial& all, int m) {
   return r;
 }
 
+// tc::compare on device arrays: got (m x n, ld_got) against ref and mag (m x n, ld_ref), under tol. Same fields, same
+// verdict, same worst element; rms_error may differ from the host's in its last bits (another summation order).
+// Errors: tc::CudaError.
 template <typename T>
 CompareResult compare_on_device(int m, int n, int k, const T* got, int ld_got, const double* ref, const double* mag,
                                 int ld_ref, Tolerance tol) {

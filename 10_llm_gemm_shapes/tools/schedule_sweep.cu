@@ -1,0 +1,145 @@
+// 10_schedule_sweep: every schedule the chapter has, measured on every suite shape, so that a choice among them (step
+// 5) can be held to the fastest one measured.
+//
+// The schedules: chapter 08's kernel (step 1, whole cluster tiles), stream-K over its tall tiles (step 4's kernel, at
+// any token count), and the 64-weight tiles of steps 2 and 3 with wgmma's N from the tokens (BN: Step2SmallM::block_n,
+// at most 256, so that more tokens take more column tiles) or half of it, each in 1, 2 or 4 splits of K (a split
+// keeps 8 slices at least; 1 split is step 2's kernel). The small tiles run up to 1024 tokens: four columns of 256.
+// For each shape it verifies every schedule (tc/device_gemm_check.cuh: integer operands exactly, random ones against
+// fp64) and times it with the L2 flushed before every launch (tc/flushed_timing.cuh), beside one read of the weights
+// under the same flush, and prints each time and the fastest. Off the teaching path: docs/10 quotes it.
+// Usage: 10_schedule_sweep [--suite short|full] [--tokens 1,16,...] [--warmup 5] [--repeats 20] [--rest-ms 20].
+// Exit codes: README.md, "Exit codes" (1 on a mismatch).
+#include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
+#include "step3_split_k.cuh"
+#include "step4_stream_k.cuh"
+#include "suite.hpp"
+#include "suite_run.cuh"  // time_weight_read
+#include "tools/sweep_driver.hpp"
+
+#include "tc/device_gemm_check.cuh"
+#include "tc/flushed_timing.cuh"
+#include "tc/gemm_driver.hpp"
+#include "tc/main.hpp"
+#include "tc/text_table.hpp"
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using T = __nv_bfloat16;
+using Launch = std::function<void(const T* A, const T* B, T* C)>;  // C = A B, as suite.hpp maps a shape
+
+// The most tokens the small tiles are tried at: four column tiles of 256.
+constexpr int kSmallTilesMaxTokens = 1024;
+
+// The columns of the table: one a schedule, in this order; an empty launch where a schedule does not apply.
+struct Schedule {
+  std::string label;
+  Launch launch;
+};
+
+std::vector<Schedule> schedules(const tc::GemmProblem& p) {
+  std::vector<Schedule> out;
+  out.push_back({"ch08", [p](const T* A, const T* B, T* C) {
+                   Step1Chapter08::launch(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+                 }});
+  out.push_back({"stream-K", [p](const T* A, const T* B, T* C) {
+                   launch_stream_k(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+                 }});
+  const int full = Step2SmallM::block_n(p.n), slices = tc::ceil_div(p.k, tc::kSliceK);
+  for (int block_n : {full, full / 2}) {
+    for (int splits : {1, 2, 4}) {
+      const std::string label = std::string(block_n == full ? "BN" : "BN/2") +
+                                (splits > 1 ? " s" + std::to_string(splits) : std::string());
+      const bool applies = p.n <= kSmallTilesMaxTokens && block_n >= 8 && slices / splits >= kMinSlicesPerSplit;
+      if (!applies) {
+        out.push_back({label, Launch{}});
+        continue;
+      }
+      SplitChoice c;
+      c.block_n = block_n;
+      c.splits = splits;
+      c.tiles = tc::ceil_div(p.m, 64) * tc::ceil_div(p.n, block_n);
+      out.push_back({label, [p, c](const T* A, const T* B, T* C) {
+                       launch_split_k_choice(c, p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+                     }});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    tc::GemmDriver driver(sweep_config("10_schedule_sweep",
+                                       "10_schedule_sweep: every schedule of the chapter on every suite shape",
+                                       "times chapter 08's kernel, stream-K and the 64-weight tiles (BN and BN/2 "
+                                       "columns, 1, 2 and 4 splits) on every suite shape, verified, with the L2 "
+                                       "flushed; prints the fastest."));
+    add_suite_flag(driver);
+    driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
+    if (!driver.parse(argc, argv)) return tc::kExitOk;
+    const std::string tokens_text = driver.cli().get_string("tokens");
+    const std::vector<int> tokens = tokens_text.empty() ? kSuiteTokens : tc::parse_int_list("tokens", tokens_text);
+    const std::vector<SuiteShape> shapes = suite(driver.cli().get_choice("suite") == "full", tokens);
+    const tc::RunOptions& o = driver.options();
+    const tc::DeviceInfo gpu = driver.require_gpu("10_schedule_sweep (wgmma kernels, sm_90a)");
+    const tc::L2Flush flush;
+    const tc::FlushedTiming timing{&flush, o.warmup, o.repeats, o.rest_ms};
+
+    tc::Table t;
+    for (const char* h : {"model", "layer", "M", "N", "K"}) t.column(h, false);
+    t.column("BN", true);
+    t.column("W read ms", true);
+    for (const Schedule& s : schedules(suite(false, {1}).front().problem())) t.column(s.label, true);
+    t.column("fastest", false);
+    bool all_ok = true;
+    for (const SuiteShape& s : shapes) {
+      const tc::GemmProblem p = s.problem();
+      tc::DeviceExactCheck<T, T> exact(driver.cublas(), p, o.seed + 10);
+      tc::DeviceRandomOperands<T, T> random(driver.cublas(), p, o.seed);
+      std::vector<std::string> cells = {s.layer.model, s.layer.name, std::to_string(s.m), std::to_string(s.n()),
+                                        std::to_string(s.k()), std::to_string(Step2SmallM::block_n(s.m))};
+      cells.push_back(tc::fixed(time_weight_read(random.a(), std::size_t(s.weight_bytes()), gpu.multiprocessors,
+                                                 timing), 4));
+      double best_ms = -1.0;
+      std::string best;
+      for (const Schedule& schedule : schedules(p)) {
+        if (!schedule.launch) {
+          cells.push_back("-");
+          continue;
+        }
+        const tc::GemmVerdict v = tc::check_gemm(exact, random, schedule.launch);
+        if (!v.passed()) {
+          all_ok = false;
+          std::printf("FAIL %s, %s: %s | %s\n", s.name().c_str(), schedule.label.c_str(), v.exact.summary().c_str(),
+                      v.random.summary().c_str());
+        }
+        random.reset_c();
+        const double ms = timing.median_ms([&] { schedule.launch(random.a(), random.b(), random.c()); });
+        cells.push_back(tc::fixed(ms, 4));
+        if (best_ms < 0.0 || ms < best_ms) best_ms = ms, best = schedule.label;
+      }
+      cells.push_back(best);
+      t.row(cells);
+      std::printf("[%s] done\n", s.name().c_str());
+      std::fflush(stdout);
+    }
+    std::printf("\n== every schedule on %s (%d SMs): ms, median of %d launches after %d warm-up, the L2 flushed before "
+                "every launch by a read of %.0f MiB, every run verified ==\n",
+                gpu.name.c_str(), gpu.multiprocessors, o.repeats, o.warmup, double(flush.bytes()) / (1 << 20));
+    std::printf("%s", t.format().c_str());
+    std::printf("BN: wgmma's N for the tokens (at most 256: more tokens take more column tiles); W read ms: one read "
+                "of the weights alone (the floor at one token); ch08: chapter 08's kernel (step 1); stream-K: step "
+                "4's kernel; BN, BN/2: 64-weight tiles that wide, in 1 split (step 2's kernel) or sN splits of K "
+                "(step 3's); -: not run (a split under %d slices, or over %d tokens)\n",
+                kMinSlicesPerSplit, kSmallTilesMaxTokens);
+    return tc::GemmDriver::finish(all_ok);
+  });
+}
