@@ -20,6 +20,7 @@
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
+#include "moe_routing.hpp"
 #include "step4_stream_k.cuh"
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
@@ -458,4 +459,41 @@ TEST_CASE("step 4's fixups are the same bit for bit on every run", "[gpu][step4]
   const SuiteShape s{512, LinearLayer{"8B", "down", 4096, 14336}};
   const tc::GemmProblem p = s.problem();
   check_same_bits_every_run<Step4StreamK>(cublas, p);
+}
+
+TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks, one expert never picked", "[moe]") {
+  for (int experts : {8, 64}) {
+    INFO(experts << " experts");
+    const std::vector<int> rows = moe::zipf_routing(4096, 2, experts, 1.2, 2026);
+    REQUIRE(int(rows.size()) == experts);
+    long long sum = 0;
+    int empty = 0, largest = 0;
+    for (int r : rows) sum += r, empty += r == 0 ? 1 : 0, largest = std::max(largest, r);
+    CHECK(sum == 8192);
+    CHECK(empty >= 1);
+    CHECK(largest <= 4096);  // distinct experts: an expert takes a token once at most
+    CHECK(moe::zipf_routing(4096, 2, experts, 1.2, 2026) == rows);  // the same seed, the same groups
+    CHECK(moe::zipf_routing(4096, 2, experts, 1.2, 2027) != rows);
+  }
+  // The law: with one pick a token, rank r's share is r^-1.2 over the sum, so ranks 1 and 2 differ by 2^1.2. The
+  // ranks are the sorted counts (the permutation only moves them), 200,000 draws: within 3%.
+  std::vector<int> rows = moe::zipf_routing(200000, 1, 5, 1.2, 7);
+  std::sort(rows.rbegin(), rows.rend());
+  CHECK(rows[4] == 0);
+  CHECK(double(rows[0]) / rows[1] == Approx(std::pow(2.0, 1.2)).epsilon(0.03));
+  CHECK(double(rows[0]) / rows[3] == Approx(std::pow(4.0, 1.2)).epsilon(0.03));
+  CHECK_THROWS_AS(moe::zipf_routing(0, 2, 8, 1.2, 1), std::invalid_argument);
+  CHECK_THROWS_AS(moe::zipf_routing(16, 8, 8, 1.2, 1), std::invalid_argument);  // no 8 distinct experts to pick
+  CHECK_THROWS_AS(moe::zipf_routing(16, 1, 2, 1.2, 1), std::invalid_argument);
+}
+
+TEST_CASE("a --groups list: sizes that sum to the routed rows, no more groups than the scheduler takes, else exit 2",
+          "[moe]") {
+  CHECK(moe::parse_group_sizes("5,0,3", 8, 4) == std::vector<int>{5, 0, 3});
+  CHECK_THROWS_AS(moe::parse_group_sizes("5,0,2", 8, 4), tc::UsageError);    // sums to 7
+  CHECK_THROWS_AS(moe::parse_group_sizes("1,1,1,1,4", 8, 4), tc::UsageError);  // 5 groups
+  CHECK_THROWS_AS(moe::parse_group_sizes("5,-1,4", 8, 4), tc::UsageError);
+  CHECK_THROWS_AS(moe::parse_group_sizes("5,x,3", 8, 4), tc::UsageError);
+  CHECK_THROWS_AS(moe::parse_group_sizes("5,,3", 8, 4), tc::UsageError);
+  CHECK_THROWS_AS(moe::parse_group_sizes("", 0, 4), tc::UsageError);
 }
