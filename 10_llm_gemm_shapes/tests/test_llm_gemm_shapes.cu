@@ -14,12 +14,14 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
+#include "grouped_plan.hpp"
 #include "moe_routing.hpp"
 #include "step4_stream_k.cuh"
 #include "stream_k_plan.hpp"
@@ -496,4 +498,45 @@ TEST_CASE("a --groups list: sizes that sum to the routed rows, no more groups th
   CHECK_THROWS_AS(moe::parse_group_sizes("5,x,3", 8, 4), tc::UsageError);
   CHECK_THROWS_AS(moe::parse_group_sizes("5,,3", 8, 4), tc::UsageError);
   CHECK_THROWS_AS(moe::parse_group_sizes("", 0, 4), tc::UsageError);
+}
+
+TEST_CASE("the grouped plan numbers every group's tiles once, skips empty groups, and clips each group's columns",
+          "[moe]") {
+  for (int experts : {8, 64}) {
+    const std::vector<int> sizes = moe::zipf_routing(4096, 2, experts, 1.2, 2026);
+    for (int block_n : {64, 128, 256}) {
+      INFO(experts << " experts, block_n " << block_n);
+      const grouped::Plan p = grouped::make_plan(sizes, 4096, 64, block_n);
+      int expected = 0;
+      for (int m : sizes) expected += 64 * ((m + block_n - 1) / block_n);
+      REQUIRE(p.tiles() == expected);
+      // Every (group, row, column) once; every column inside its group; every tile of a group before the next's.
+      std::set<std::tuple<int, int, int>> seen;
+      std::vector<int> covered(sizes.size(), 0);
+      int previous_group = 0;
+      for (int t = 0; t < p.tiles(); ++t) {
+        const grouped::GroupTile tile = grouped::group_tile(p, t);
+        REQUIRE(sizes[tile.group] > 0);
+        REQUIRE(tile.group >= previous_group);
+        previous_group = tile.group;
+        REQUIRE(seen.insert({tile.group, tile.row, tile.col}).second);
+        REQUIRE(tile.cols >= 1);
+        REQUIRE(tile.cols <= block_n);
+        REQUIRE(tile.col >= p.first_row[tile.group]);
+        REQUIRE(tile.col + tile.cols <= p.first_row[tile.group + 1]);
+        covered[tile.group] += tile.cols;
+      }
+      for (std::size_t g = 0; g < sizes.size(); ++g) CHECK(covered[g] == 64 * sizes[g]);  // 64 row tiles each
+    }
+  }
+  // The edges: an empty group first, in the middle and last; one group; more groups than the table holds.
+  const grouped::Plan edges = grouped::make_plan({0, 70, 0, 1, 0}, 100, 64, 64);
+  CHECK(edges.tiles() == 2 * 2 + 2 * 1);
+  CHECK(grouped::group_tile(edges, 0).group == 1);
+  CHECK(grouped::group_tile(edges, 1).cols == 6);  // 70 tokens: a full column tile, then 6
+  CHECK(grouped::group_tile(edges, 4).group == 3);
+  CHECK(grouped::group_tile(edges, 5).row == 64);
+  CHECK(grouped::make_plan({8192}, 4096, 64, 256).tiles() == 64 * 32);
+  CHECK_THROWS_AS(grouped::make_plan(std::vector<int>(grouped::kMaxGroups + 1, 1), 64, 64, 64), std::invalid_argument);
+  CHECK_THROWS_AS(grouped::make_plan({4, -1}, 64, 64, 64), std::invalid_argument);
 }
