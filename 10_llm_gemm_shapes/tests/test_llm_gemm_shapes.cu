@@ -24,6 +24,7 @@
 #include "grouped_plan.hpp"
 #include "moe_routing.hpp"
 #include "step4_stream_k.cuh"
+#include "step6_grouped.cuh"
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
 #include "suite_run.cuh"
@@ -539,4 +540,59 @@ TEST_CASE("the grouped plan numbers every group's tiles once, skips empty groups
   CHECK(grouped::make_plan({8192}, 4096, 64, 256).tiles() == 64 * 32);
   CHECK_THROWS_AS(grouped::make_plan(std::vector<int>(grouped::kMaxGroups + 1, 1), 64, 64, 64), std::invalid_argument);
   CHECK_THROWS_AS(grouped::make_plan({4, -1}, 64, 64, 64), std::invalid_argument);
+}
+
+// Step 6 on integer operands in [-1, 1] (every sum exact in fp32, so any order rounds to the same bf16): whether every
+// group's columns of C are bit for bit what cublasGemmEx gives that group alone.
+template <int BlockN, PlantedGroup Plant = PlantedGroup::None>
+bool grouped_matches_cublas(const tc::CublasHandle& cublas, const std::vector<int>& sizes, int weights, int k,
+                            float beta) {
+  using T = __nv_bfloat16;
+  int tokens = 0;
+  for (int m : sizes) tokens += m;
+  tc::DeviceBuffer<T> w(sizes.size() * std::size_t(weights) * k), x(std::size_t(tokens) * k + 1),
+      c(std::size_t(tokens) * weights + 1), want(std::size_t(tokens) * weights + 1);
+  tc::fill_hashed(w.data(), w.size(), 31, 1);
+  tc::fill_hashed(x.data(), x.size(), 37, 1);
+  tc::fill_hashed(c.data(), c.size(), 41, 1);
+  TC_CHECK(cudaMemcpy(want.data(), c.data(), c.size() * sizeof(T), cudaMemcpyDeviceToDevice));
+  int row0 = 0;
+  for (std::size_t g = 0; g < sizes.size(); ++g) {
+    if (sizes[g] > 0)
+      tc::cublas_gemm<T, T>(cublas, tc::Op::T, tc::Op::N, weights, sizes[g], k, 1.0, w.data() + g * weights * k,
+                            std::max(k, 1), x.data() + std::size_t(row0) * k, std::max(k, 1), beta,
+                            want.data() + std::size_t(row0) * weights, weights,
+                            want.data() + std::size_t(row0) * weights, weights);
+    row0 += sizes[g];
+  }
+  launch_grouped<BlockN, Plant>(sizes, weights, k, 1.0f, w.data(), std::max(k, 8), x.data(), std::max(k, 8), beta,
+                                c.data(), weights, nullptr);
+  TC_CHECK(cudaDeviceSynchronize());
+  const std::vector<T> got = c.download(), expected = want.download();
+  return std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0;
+}
+
+TEST_CASE("step 6 gives every group what cublasGemmEx gives it alone, empty groups, ragged columns and k = 0 included",
+          "[gpu][gemm][step6]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const std::vector<int> routed = moe::zipf_routing(64, 2, 8, 1.2, 2026);  // 128 rows over 8 experts, one empty
+  CHECK(grouped_matches_cublas<64>(cublas, routed, 192, 256, 0.0f));
+  CHECK(grouped_matches_cublas<64>(cublas, routed, 192, 256, 0.5f));
+  CHECK(grouped_matches_cublas<64>(cublas, {0, 70, 0, 1, 0}, 128, 128, 0.0f));  // empty first, between and last
+  CHECK(grouped_matches_cublas<256>(cublas, {300, 5, 0, 700}, 128, 192, 0.0f));  // three column tiles of 256
+  CHECK(grouped_matches_cublas<8>(cublas, {1, 2, 3}, 64, 64, 0.0f));
+  CHECK(grouped_matches_cublas<64>(cublas, {3, 5}, 128, 0, 0.5f));  // k = 0: beta C
+}
+
+TEST_CASE("the check fails a grouped GEMM whose weights are off by one group, at 16 and 8192 routed rows",
+          "[gpu][step6]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (int tokens : {8, 4096}) {  // top-2: 16 and 8192 routed rows
+    const std::vector<int> sizes = moe::zipf_routing(tokens, 2, 8, 1.2, 2026);
+    INFO(2 * tokens << " routed rows");
+    CHECK(grouped_matches_cublas<128>(cublas, sizes, 128, 128, 0.0f));
+    CHECK_FALSE(grouped_matches_cublas<128, PlantedGroup::WeightsOffByOneGroup>(cublas, sizes, 128, 128, 0.0f));
+  }
 }
