@@ -64,6 +64,7 @@ inline Plan make_plan(const std::vector<int>& sizes, int weights, int block_m, i
   return p;
 }
 
+// [doc:group_tile]
 // Tile t of the plan (0 <= t < p.tiles()): the group whose range holds t (the last g with first_tile[g] <= t, which
 // skips empty groups: their range is empty), then row-major within the group: the tile columns of a row of weights
 // one after another, so that consecutive tiles share a weight panel in L2.
@@ -80,5 +81,6 @@ __host__ __device__ constexpr GroupTile group_tile(const Plan& p, int t) {
   const int col = col_tile * p.block_n, left = p.rows(lo) - col;
   return {lo, row_tile * p.block_m, p.first_row[lo] + col, left < p.block_n ? left : p.block_n};
 }
+// [/doc:group_tile]
 
 }  // namespace grouped

@@ -7,6 +7,8 @@
 //                   which block sums which accumulator registers (register i: block i mod 2)
 //   10_stream_k.svg Llama-3-8B's O at 512 tokens on 64 clusters: step 1's whole tiles against step 4's stream-K
 //                   shares (stream_k::Plan), one column a cluster, time down, with the partials and the fixups
+//   10_moe_groups.svg the 8-expert routing of step 6 (moe::zipf_routing, seed 2026): each expert's rows, and the same
+//                   groups as one numbering of tiles (grouped::make_plan), the empty group with none
 // docs/figures/10_*.svg are this file's output, written by 10_figures; a host test fails when the committed files
 // differ from it. Host code (the plans are host functions; the step headers also hold the kernels, so this compiles
 // as CUDA); no GPU. Errors: none.
@@ -17,6 +19,8 @@
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
 #include "stream_k_plan.hpp"
+#include "grouped_plan.hpp"
+#include "moe_routing.hpp"
 #include "suite.hpp"
 
 #include "tc/main.hpp"  // tc::Figure
@@ -199,6 +203,47 @@ inline std::string stream_k_figure() {
   return tc::svg::document(kLeft + kClusters * kCol + 20, y + 46, body);
 }
 
+// Step 6's groups: 4096 tokens, top-2, over 8 experts (Zipf(1.2), seed 2026), each expert's rows as a bar; then the
+// same groups as grouped::make_plan numbers their tiles for a 4096-row weight in 64 x 256 tiles, one row, in
+// proportion, with the first tile of each group.
+inline std::string moe_groups_figure() {
+  const std::vector<int> rows = moe::zipf_routing(4096, 2, 8, 1.2, 2026);
+  const grouped::Plan plan = grouped::make_plan(rows, 4096, 64, 256);
+  constexpr int kLeft = 110, kWidth = 600, kBar = 18;
+  int most = 1;
+  for (int r : rows) most = std::max(most, r);
+  std::string body = text(10, 20,
+                          "step 6's groups: 4096 tokens, top-2 (8192 routed rows), over 8 experts by a Zipf(1.2) "
+                          "draw, seed 2026",
+                          " font-size=\"13\"");
+  int y = 44;
+  for (int g = 0; g < plan.groups; ++g, y += kBar + 4) {
+    body += text(10, y + 13, "expert " + std::to_string(g));
+    const int w = rows[g] * kWidth / most;
+    if (w > 0) body += rect(kLeft, y, w, kBar, tc::svg::colour(g));
+    body += text(kLeft + w + 6, y + 13, std::to_string(rows[g]) + (rows[g] == 0 ? " rows: no tiles" : " rows"));
+  }
+  y += 16;
+  body += text(10, y,
+               "the same groups as one numbering of tiles (64 weights x 256 tokens, a 4096-row weight): " +
+                   std::to_string(plan.tiles()) + " tiles; block b of the persistent grid takes b, b + grid, ...");
+  y += 10;
+  for (int g = 0; g < plan.groups; ++g) {
+    const int x0 = kLeft + plan.first_tile[g] * kWidth / plan.tiles();
+    const int x1 = kLeft + plan.first_tile[g + 1] * kWidth / plan.tiles();
+    if (x1 > x0) {
+      body += rect(x0, y, x1 - x0, kBar * 2, tc::svg::colour(g));
+      body += text(x0 + 2, y + kBar * 2 + 14, std::to_string(plan.first_tile[g]));
+    }
+  }
+  body += text(10, y + 22, "tiles");
+  y += kBar * 2 + 36;
+  body += text(10, y,
+               "a tile's group: a binary search over the first tiles; its last columns past the group's rows hold "
+               "the next group's tokens: computed, never stored");
+  return tc::svg::document(kLeft + kWidth + 160, y + 16, body);
+}
+
 }  // namespace figures10
 
 inline std::vector<tc::Figure> chapter_figures() {
@@ -207,5 +252,6 @@ inline std::vector<tc::Figure> chapter_figures() {
       {"10_swap_ab.svg", figures10::swap_ab_figure()},
       {"10_split_k.svg", figures10::split_k_figure()},
       {"10_stream_k.svg", figures10::stream_k_figure()},
+      {"10_moe_groups.svg", figures10::moe_groups_figure()},
   };
 }
