@@ -107,11 +107,9 @@ inline std::string swap_ab_figure() {
 // Step 3's sum in a cluster of 2: each block's K chunk, its partial in shared memory, and the registers it sums.
 inline std::string split_k_figure() {
   constexpr int kSplits = 2, kRegisters = SmallMTile<8>::BlockN / 2;
-  std::string body = text(10, 20,
-                          "split-K over a cluster of 2: each block multiplies half of K, then the partial tiles "
-                          "are summed through distributed shared memory",
-                          " font-size=\"13\"");
-  constexpr int kTop = 50;
+  std::string body = text(10, 20, "split-K over a cluster of 2: each block multiplies half of K,", " font-size=\"13\"");
+  body += text(10, 38, "then the partial tiles are summed through distributed shared memory", " font-size=\"13\"");
+  constexpr int kTop = 64;
   for (int b = 0; b < kSplits; ++b) {
     const int y = kTop + b * 130;
     body += text(10, y + 20, "block " + std::to_string(b), " font-weight=\"bold\"");
@@ -200,7 +198,7 @@ inline std::string stream_k_figure() {
                            "(acquire), adds the partials, stores C.");
   body += text(10, y + 32, "A slice of a 384-row tile takes 3/2 the time of a 256-row one: step 4's columns end "
                            "about half-way down step 1's.");
-  return tc::svg::document(kLeft + kClusters * kCol + 20, y + 46, body);
+  return tc::svg::document(880, y + 46, body);  // the widest line of text, in 11-pixel monospace
 }
 
 // Step 6's groups: 4096 tokens, top-2, over 8 experts (Zipf(1.2), seed 2026), each expert's rows as a bar; then the
@@ -224,10 +222,10 @@ inline std::string moe_groups_figure() {
     body += text(kLeft + w + 6, y + 13, std::to_string(rows[g]) + (rows[g] == 0 ? " rows: no tiles" : " rows"));
   }
   y += 16;
-  body += text(10, y,
-               "the same groups as one numbering of tiles (64 weights x 256 tokens, a 4096-row weight): " +
-                   std::to_string(plan.tiles()) + " tiles; block b of the persistent grid takes b, b + grid, ...");
-  y += 10;
+  body += text(10, y, "the same groups as one numbering of tiles (64 weights x 256 tokens, a 4096-row weight): " +
+                          std::to_string(plan.tiles()) + " tiles;");
+  body += text(10, y + 16, "block b of the persistent grid takes tiles b, b + grid, ...");
+  y += 26;
   for (int g = 0; g < plan.groups; ++g) {
     const int x0 = kLeft + plan.first_tile[g] * kWidth / plan.tiles();
     const int x1 = kLeft + plan.first_tile[g + 1] * kWidth / plan.tiles();
@@ -238,10 +236,9 @@ inline std::string moe_groups_figure() {
   }
   body += text(10, y + 22, "tiles");
   y += kBar * 2 + 36;
-  body += text(10, y,
-               "a tile's group: a binary search over the first tiles; its last columns past the group's rows hold "
-               "the next group's tokens: computed, never stored");
-  return tc::svg::document(kLeft + kWidth + 160, y + 16, body);
+  body += text(10, y, "a tile's group: a binary search over the first tiles (the numbers above);");
+  body += text(10, y + 16, "its columns past the group's rows hold the next group's tokens: computed, never stored");
+  return tc::svg::document(kLeft + kWidth + 160, y + 32, body);
 }
 
 }  // namespace figures10
