@@ -65,6 +65,61 @@ struct SmallMTile {
 };
 // [/doc:small_m_tile]
 
+// [doc:small_m_ring]
+// A small-M tile's ring in shared memory (steps 2, 3 and 6 use it): Stages slices, each 64 rows of A and BlockN rows
+// of B, with a "full" barrier (the producer's arrival plus the slice's bytes) and an "empty" one (the consumer's one
+// release). Slice `it` of a block's run lands in stage it mod Stages (tc::ring_slot), whatever tile it belongs to.
+template <typename Tile>
+struct SmallMRing {
+  unsigned char* stages;
+  std::uint64_t* full;   // the slice landed
+  std::uint64_t* empty;  // the consumer is done reading it
+  __device__ explicit SmallMRing(unsigned char* raw)
+      : stages(tc::aligned_smem(raw)),
+        full(reinterpret_cast<std::uint64_t*>(stages + Tile::Stages * Tile::kStageBytes)),
+        empty(full + Tile::Stages) {}
+  __device__ unsigned char* a(int stage) const { return stages + stage * Tile::kStageBytes; }
+  __device__ unsigned char* b(int stage) const { return a(stage) + Tile::kSliceABytes; }
+
+  // Thread 0 makes the barriers; the block synchronizes after, so that no thread waits on one before it exists.
+  __device__ void init() const {
+    for (int i = 0; i < Tile::Stages; ++i) {
+      tc::mbarrier_init(&full[i], 1);
+      tc::mbarrier_init(&empty[i], 1);
+    }
+    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
+  }
+  // The producer's thread: slice `it` of the run, once its stage is free: K from k0, A's rows from row0 and B's
+  // from col0. TMA writes whole boxes, the zeros past the operands' edges included, so a slice is always a stage's
+  // bytes.
+  __device__ void load(int it, const CUtensorMap& map_a, const CUtensorMap& map_b, int k0, int row0, int col0) const {
+    const tc::RingSlot slot = tc::ring_slot(it, Tile::Stages);
+    tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(it, Tile::Stages));
+    tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);
+    tc::cp_async_bulk_tensor_2d_global_to_shared(a(slot.stage), &map_a, k0, row0, &full[slot.stage]);
+    tc::cp_async_bulk_tensor_2d_global_to_shared(b(slot.stage), &map_b, k0, col0, &full[slot.stage]);
+  }
+  // The consumer warpgroup: waits for slice `it`, adds its four K steps of 16 into acc as one wgmma group, and waits
+  // for the group before it, whose stage is then no longer read (release(it - 1)).
+  __device__ void multiply(float (&acc)[Tile::BlockN / 2], int it) const {
+    const tc::RingSlot slot = tc::ring_slot(it, Tile::Stages);
+    tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
+    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a(0)), 0);
+    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b(0)), 0);
+    const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
+    tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
+#pragma unroll
+    for (int kk = 0; kk < tc::kSliceK / 16; ++kk)  // 32 bytes on in each 128-byte row
+      tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
+                                            tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
+    tc::wgmma_commit_group();
+    tc::wgmma_wait_group<1>();
+  }
+  // One thread of the consumer: slice `it`'s stage may be loaded again.
+  __device__ void release(int it) const { tc::mbarrier_arrive(&empty[tc::ring_slot(it, Tile::Stages).stage]); }
+};
+// [/doc:small_m_ring]
+
 // [doc:small_m_kernel]
 // One block a tile: block (x, y) computes C's rows 64x .. 64x + 63 (weights) by columns BlockN y .. (tokens). Warp 4's
 // first lane loads every slice of the tile's A (64 rows) and B (BlockN rows) into the ring; the consumer warpgroup
@@ -75,54 +130,22 @@ template <typename Tile>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     small_m_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                         int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
-  constexpr int S = Tile::Stages;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const stages = tc::aligned_smem(smem_raw);
-  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);  // the slice landed
-  std::uint64_t* const empty = full + S;  // the consumer is done reading it
-  auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
-  auto b_slice = [&](int stage) { return a_slice(stage) + Tile::kSliceABytes; };
+  const SmallMRing<Tile> ring(smem_raw);
   const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, slices = tc::ceil_div(k, tc::kSliceK);
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&full[i], 1);   // the producer's arrival, plus the slice's bytes
-      tc::mbarrier_init(&empty[i], 1);  // the consumer's one release
-    }
-    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
-  }
+  if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
 
   if (threadIdx.x / 32 == 4) {  // the producer warp
-    if (threadIdx.x % 32 == 0) {
-      for (int s = 0; s < slices; ++s) {
-        const tc::RingSlot slot = tc::ring_slot(s, S);
-        tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(s, S));
-        // TMA writes whole boxes, the zeros past C's edges included, so a slice is always a stage's bytes.
-        tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);
-        tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(slot.stage), &map_a, s * tc::kSliceK, row0,
-                                                     &full[slot.stage]);
-        tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(slot.stage), &map_b, s * tc::kSliceK, col0,
-                                                     &full[slot.stage]);
-      }
-    }
+    if (threadIdx.x % 32 == 0)
+      for (int s = 0; s < slices; ++s) ring.load(s, map_a, map_b, s * tc::kSliceK, row0, col0);
     return;  // nothing below waits for the producer: the consumer's full barriers wait for its loads
   }
 
   float acc[Tile::BlockN / 2] = {};
-  const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a_slice(0)), 0);
-  const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b_slice(0)), 0);
   for (int s = 0; s < slices; ++s) {
-    const tc::RingSlot slot = tc::ring_slot(s, S);
-    tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
-    const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-    tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
-#pragma unroll
-    for (int kk = 0; kk < tc::kSliceK / 16; ++kk)  // four K steps of 16: 32 bytes on in each 128-byte row
-      tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
-                                            tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
-    tc::wgmma_commit_group();
-    tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
-    if (s > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(s - 1, S).stage]);
+    ring.multiply(acc, s);
+    if (s > 0 && threadIdx.x == 0) ring.release(s - 1);  // slice s - 1's group is done
   }
   tc::wgmma_wait_group<0>();  // the last group has written acc
 
@@ -172,14 +195,10 @@ void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
 }
 
 // [doc:step2]
-// Step 2 as the launchers take it (tc/padded_gemm.hpp): the narrow tile up to 256 tokens, step 1 past them. The
-// contract is step 1's, the stricter of the two (its TMA store of C).
-struct Step2SmallM {
+// Step 2 as the launchers take it (tc/padded_gemm.hpp): the narrow tile up to 256 tokens, step 1 past them. Its
+// operands and contract are every step's (SuiteStep, step1_chapter08.cuh).
+struct Step2SmallM : SuiteStep {
   static constexpr const char* name = "2 small M";
-  using Precision = tc::BF16F32BF16;
-  using LayoutA = tc::RowMajor;
-  using LayoutB = tc::ColMajor;
-  static constexpr tc::TileContract kContract = Step1Chapter08::kContract;
   static constexpr int kMaxTokens = 256;  // wgmma's largest N: one column of tiles
 
   // The wgmma N for n tokens: the smallest of 8, 16, 32, 64, 128, 256 that holds them (a power of two, so that few

@@ -49,61 +49,32 @@ template <typename Tile, int Splits, PlantedSplit Plant = PlantedSplit::None>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     split_k_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                         int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
-  constexpr int S = Tile::Stages, kRegisters = Tile::BlockN / 2;
+  constexpr int kRegisters = Tile::BlockN / 2;
   static_assert(Tile::Stages * Tile::kStageBytes >= kRegisters * 128 * 4, "the ring holds a partial tile of fp32");
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const stages = tc::aligned_smem(smem_raw);
-  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);  // the slice landed
-  std::uint64_t* const empty = full + S;  // the consumer is done reading it
-  auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
-  auto b_slice = [&](int stage) { return a_slice(stage) + Tile::kSliceABytes; };
+  const SmallMRing<Tile> ring(smem_raw);  // step 2's
   const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, rank = tc::cluster_ctarank();
   // This block's chunk of K: slices [first, first + count).
   const int chunk = tc::ceil_div(tc::ceil_div(k, tc::kSliceK), Splits), first = rank * chunk;
   const int total = tc::ceil_div(k, tc::kSliceK), end = first + chunk < total ? first + chunk : total;
   int count = end > first ? end - first : 0;
   if (Plant == PlantedSplit::DropsLastChunk && rank == Splits - 1 && count > 0) --count;
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&full[i], 1);   // the producer's arrival, plus the slice's bytes
-      tc::mbarrier_init(&empty[i], 1);  // the consumer's one release
-    }
-    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
-  }
+  if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
 
   float acc[kRegisters] = {};
   if (threadIdx.x / 32 == 4) {  // the producer warp
-    if (threadIdx.x % 32 == 0) {
-      for (int s = 0; s < count; ++s) {
-        const tc::RingSlot slot = tc::ring_slot(s, S);
-        tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(s, S));
-        tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);  // whole boxes, zeros included
-        const int k0 = (first + s) * tc::kSliceK;
-        tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(slot.stage), &map_a, k0, row0, &full[slot.stage]);
-        tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(slot.stage), &map_b, k0, col0, &full[slot.stage]);
-      }
-    }
+    if (threadIdx.x % 32 == 0)
+      for (int s = 0; s < count; ++s) ring.load(s, map_a, map_b, (first + s) * tc::kSliceK, row0, col0);
     __syncwarp();  // the warp reconverges after lane 0's loop: barrier.cluster below is .aligned
   } else {
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a_slice(0)), 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b_slice(0)), 0);
     for (int s = 0; s < count; ++s) {
-      const tc::RingSlot slot = tc::ring_slot(s, S);
-      tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
-      const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-      tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
-#pragma unroll
-      for (int kk = 0; kk < tc::kSliceK / 16; ++kk)
-        tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
-                                              tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
-      tc::wgmma_commit_group();
-      tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
-      if (s > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(s - 1, S).stage]);
+      ring.multiply(acc, s);
+      if (s > 0 && threadIdx.x == 0) ring.release(s - 1);  // slice s - 1's group is done
     }
     tc::wgmma_wait_group<0>();  // the last group has written acc; every slice has landed and been read
     // The partial, register i of thread t at float i * 128 + t of the ring: a warp's 32 threads write 128 bytes.
-    float* const partial = reinterpret_cast<float*>(stages);
+    float* const partial = reinterpret_cast<float*>(ring.stages);
 #pragma unroll
     for (int i = 0; i < kRegisters; ++i) partial[i * 128 + threadIdx.x] = acc[i];
   }
@@ -111,7 +82,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 
   if (threadIdx.x < 128) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const float* const partial = reinterpret_cast<const float*>(stages);
+    const float* const partial = reinterpret_cast<const float*>(ring.stages);
     // This block sums registers rank, rank + Splits, ...: each of the tile's elements once in the cluster.
 #pragma unroll
     for (int i = 0; i < kRegisters; ++i) {
@@ -220,12 +191,8 @@ void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, float alph
 
 // [doc:step3]
 // Step 3 as the launchers take it: step 2's tiles, split along K where they are too few; step 1 past 256 tokens.
-struct Step3SplitK {
+struct Step3SplitK : SuiteStep {
   static constexpr const char* name = "3 split-K";
-  using Precision = tc::BF16F32BF16;
-  using LayoutA = tc::RowMajor;
-  using LayoutB = tc::ColMajor;
-  static constexpr tc::TileContract kContract = Step1Chapter08::kContract;
 
   static StepPlan plan(const SuiteShape& s, int sms);
   // Enqueues step 3. Preconditions and errors: as Step1Chapter08::launch.

@@ -273,12 +273,8 @@ void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, i
 
 // [doc:step4]
 // Step 4 as the launchers take it: step 3 up to 256 tokens, stream-K past them.
-struct Step4StreamK {
+struct Step4StreamK : SuiteStep {
   static constexpr const char* name = "4 stream-K";
-  using Precision = tc::BF16F32BF16;
-  using LayoutA = tc::RowMajor;
-  using LayoutB = tc::ColMajor;
-  static constexpr tc::TileContract kContract = Step1Chapter08::kContract;
 
   static StepPlan plan(const SuiteShape& s, int sms);
   // Enqueues step 4. Preconditions and errors: as launch_stream_k.

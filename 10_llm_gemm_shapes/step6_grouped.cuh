@@ -49,70 +49,39 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     grouped_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k,
                         float alpha, float beta, __nv_bfloat16* C, int ldc,
                         const __grid_constant__ grouped::Plan plan) {
-  constexpr int S = Tile::Stages;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const stages = tc::aligned_smem(smem_raw);
-  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(stages + S * Tile::kStageBytes);
-  std::uint64_t* const empty = full + S;
-  auto a_slice = [&](int stage) { return stages + stage * Tile::kStageBytes; };
-  auto b_slice = [&](int stage) { return a_slice(stage) + Tile::kSliceABytes; };
+  const SmallMRing<Tile> ring(smem_raw);  // step 2's, its slice counter carried across tiles
   const int slices = tc::ceil_div(k, tc::kSliceK);
   // Where tile t's weights start in the stacked array: its group's, or with the planted bug the next group's.
   auto weight_row = [&](const grouped::GroupTile& tile) {
     const int g = Plant == PlantedGroup::WeightsOffByOneGroup ? (tile.group + 1) % plan.groups : tile.group;
     return g * plan.weights + tile.row;
   };
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&full[i], 1);   // the producer's arrival, plus the slice's bytes
-      tc::mbarrier_init(&empty[i], 1);  // the consumer's one release
-    }
-    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit, which completes transactions on them
-  }
+  if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
 
-  if (threadIdx.x / 32 == 4) {  // the producer warp: every slice of every tile of this block, one ring
+  if (threadIdx.x / 32 == 4) {  // the producer warp: every slice of every tile of this block
     if (threadIdx.x % 32 == 0) {
       int it = 0;
       for (int t = blockIdx.x; t < plan.tiles(); t += gridDim.x) {
         const grouped::GroupTile tile = grouped::group_tile(plan, t);
-        const int row = weight_row(tile);
-        for (int s = 0; s < slices; ++s, ++it) {
-          const tc::RingSlot slot = tc::ring_slot(it, S);
-          tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(it, S));
-          tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);  // whole boxes, zeros included
-          tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(slot.stage), &map_a, s * tc::kSliceK, row,
-                                                       &full[slot.stage]);
-          tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(slot.stage), &map_b, s * tc::kSliceK, tile.col,
-                                                       &full[slot.stage]);
-        }
+        for (int s = 0; s < slices; ++s, ++it) ring.load(it, map_a, map_b, s * tc::kSliceK, weight_row(tile), tile.col);
       }
     }
     return;  // nothing below waits for the producer: the consumer's full barriers wait for its loads
   }
 
-  const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(a_slice(0)), 0);
-  const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(b_slice(0)), 0);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   int it = 0;
   for (int t = blockIdx.x; t < plan.tiles(); t += gridDim.x) {
     const grouped::GroupTile tile = grouped::group_tile(plan, t);
     float acc[Tile::BlockN / 2] = {};
-    for (int s = 0; s < slices; ++s, ++it) {  // step 2's slice loop, its ring counter carried across tiles
-      const tc::RingSlot slot = tc::ring_slot(it, S);
-      tc::mbarrier_wait_parity(&full[slot.stage], slot.parity);
-      const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-      tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
-#pragma unroll
-      for (int kk = 0; kk < tc::kSliceK / 16; ++kk)
-        tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
-                                              tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
-      tc::wgmma_commit_group();
-      tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
-      if (s > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(it - 1, S).stage]);
+    for (int s = 0; s < slices; ++s, ++it) {
+      ring.multiply(acc, it);
+      if (s > 0 && threadIdx.x == 0) ring.release(it - 1);  // slice it - 1's group is done
     }
     tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage: the producer may refill
-    if (slices > 0 && threadIdx.x == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(it - 1, S).stage]);
+    if (slices > 0 && threadIdx.x == 0) ring.release(it - 1);
 #pragma unroll
     for (int i = 0; i < Tile::BlockN / 2; ++i) {  // the group's own columns only
       const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);

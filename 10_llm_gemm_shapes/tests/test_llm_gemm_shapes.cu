@@ -217,12 +217,8 @@ TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each wit
 
 // Step 3's kernel with a fixed tile and split count (and a planted bug where asked), as a launcher type.
 template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
-struct FixedSplit {
+struct FixedSplit : SuiteStep {
   static constexpr const char* name = "3 split-K, fixed";
-  using Precision = tc::BF16F32BF16;
-  using LayoutA = tc::RowMajor;
-  using LayoutB = tc::ColMajor;
-  static constexpr tc::TileContract kContract = Step3SplitK::kContract;
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
     launch_split_k<BlockN, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
