@@ -4,8 +4,10 @@
 // What it adds over step 3: above 256 tokens steps 1 to 3 run chapter 08's kernel, whose persistent clusters take
 // whole tiles. Where the tiles are few or do not divide into the clusters, whole clusters wait: Llama-3-8B's O layer at
 // 512 tokens makes 32 cluster tiles for 64 clusters, so half the GPU sits idle (step 1's table: 68 idle SMs). Here
-// cluster c runs iterations [begin(c), end(c)) of all tiles' slices of K in a row (stream_k_plan.hpp), so every
-// cluster works the same time, and a tile that two or more clusters share is fixed up: each later cluster writes
+// the tiles past the whole waves (the last full wave and the partial one) are streamed: cluster c runs iterations
+// [begin(c), end(c)) of their slices of K in a row, then its whole tiles as chapter 08 runs them (the paper's
+// "two-tile stream-K + data-parallel", stream_k_plan.hpp), so every cluster works the same time, and a tile that two
+// or more clusters share is fixed up: each later cluster writes
 // its fp32 partial to a workspace slot of its own and raises a flag (a release store); the owner, which ran the
 // tile's first slices, waits on each flag (acquire loads) in cluster order and adds the partials in that order, so
 // the result is the same bit for bit on every run; then it stores C as chapter 08 does. The producer and the slice
@@ -55,7 +57,7 @@ inline constexpr int kPartialFloats = Tile::kAccumulators * 256;
 // slices [first, last) of K. As tc::ws_load_tiles, but over spans of tiles instead of whole ones.
 template <typename Tile>
 __device__ inline void load_range(const tc::WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                  const tc::HeightPlan& plan, int rank, const stream_k::Plan& sk, int begin, int end) {
+                                  const tc::HeightPlan& plan, int rank, const stream_k::Plan& sk, int cluster) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   int it = 0;  // slices this block has loaded: the ring's counter
   auto load_span = [&](const tc::PlannedTile& tile, const stream_k::Span& span, auto a_boxes) {
@@ -75,8 +77,8 @@ __device__ inline void load_range(const tc::WsSmem<Tile>& smem, const CUtensorMa
           &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
     }
   };
-  for (int at = begin; at < end;) {
-    const stream_k::Span span = stream_k::span_at(sk, at, end);
+  for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
+    const stream_k::Span span = stream_k::span_at(sk, cluster, at);
     at += span.last - span.first;
     const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
     if (tile.height == Tile::ShortM)
@@ -108,7 +110,6 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   const tc::WsSmem<Tile> smem(smem_raw);
   const int warpgroup = tc::warpgroup_index(), rank = tc::cluster_ctarank(), cluster = blockIdx.x / kCluster;
   const stream_k::Plan sk{plan.count(), tc::ceil_div(k, tc::kSliceK), int(gridDim.x) / kCluster};
-  const int begin = sk.begin(cluster), end = sk.end(cluster);
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {
       tc::mbarrier_init(&smem.full[i], 1);
@@ -120,7 +121,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
-    if (threadIdx.x == 0) load_range<Tile>(smem, map_a, map_b, plan, rank, sk, begin, end);
+    if (threadIdx.x == 0) load_range<Tile>(smem, map_a, map_b, plan, rank, sk, cluster);
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1, thread = threadIdx.x - 128;  // thread: 0-255 over both consumers
@@ -137,8 +138,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
     };
     int it = 0, held = -1;  // as chapter 08's kernel: the ring's counter, and the stage an epilogue still holds
-    for (int at = begin; at < end;) {
-      const stream_k::Span span = stream_k::span_at(sk, at, end);
+    for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
+      const stream_k::Span span = stream_k::span_at(sk, cluster, at);
       at += span.last - span.first;
       const bool tall = span.tile < plan.tall_count();
       float acc[RB][kCols] = {};

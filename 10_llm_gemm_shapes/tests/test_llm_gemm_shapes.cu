@@ -305,7 +305,8 @@ TEST_CASE("the exact check fails a split that drops a K chunk, or a split or a s
       CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::DropsLastChunk>{}).passed);
       CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::AddsPartialTwice>{}).passed);
     }
-    // Stream-K at either count: 11 or 352 tiles of 64 slices on the persistent grid, each shared by some clusters.
+    // Stream-K at either count: 11 or 352 tiles of 64 slices on the persistent grid, some shared by clusters (the
+    // host test above).
     CHECK(verdict(StreamKAlways<PlantedFixup::None>{}).passed);
     CHECK_FALSE(verdict(StreamKAlways<PlantedFixup::AddsPartialTwice>{}).passed);
   }
@@ -381,43 +382,65 @@ TEST_CASE("the copy's ceiling is a DRAM figure, bytes read plus written", "[gpu]
   CHECK_THROWS_AS(tc::measure_copy_gbps(0, 5), std::invalid_argument);
 }
 
-TEST_CASE("stream-K's ranges cover every iteration once, in equal shares, and name each tile's owner", "[step4]") {
-  for (int tiles : {1, 5, 32, 33, 352, 4800})
+TEST_CASE("stream-K streams only the tiles past whole waves, covers every iteration once in equal shares, and names "
+          "each tile's owner",
+          "[step4]") {
+  for (int tiles : {1, 5, 32, 33, 64, 100, 128, 352, 4800})
     for (int slices : {1, 3, 64, 448})
       for (int clusters : {1, 7, 64, 66}) {
         const stream_k::Plan p{tiles, slices, clusters};
         INFO(tiles << " tiles of " << slices << " slices on " << clusters << " clusters");
         REQUIRE(p.fits());
-        int covered = 0, shortest = p.total(), longest = 0;
+        // Streamed: none where the waves are whole, all where the tiles are fewer than the clusters, else one full
+        // wave and the rest, so that every cluster streams one to two tiles' worth.
+        if (tiles % clusters == 0) REQUIRE(p.sk_tiles() == 0);
+        else if (tiles < clusters) REQUIRE(p.sk_tiles() == tiles);
+        else REQUIRE((p.sk_tiles() > clusters && p.sk_tiles() < 2 * clusters));
+        REQUIRE(p.sk_tiles() + p.dp_waves() * clusters == tiles);
+        std::vector<int> covered(tiles, 0), owners(tiles, -1);
+        int streamed = 0, shortest = p.sk_total() + p.dp_waves() * slices, longest = 0;
         for (int c = 0; c < clusters; ++c) {
-          REQUIRE(p.begin(c) == covered);  // contiguous, in cluster order
-          covered = p.end(c);
-          shortest = std::min(shortest, p.end(c) - p.begin(c));
-          longest = std::max(longest, p.end(c) - p.begin(c));
+          REQUIRE(p.begin(c) == streamed);  // contiguous, in cluster order
+          streamed = p.end(c);
+          shortest = std::min(shortest, p.finish(c) - p.begin(c));
+          longest = std::max(longest, p.finish(c) - p.begin(c));
           // Every span but a range's first starts its tile: a cluster writes one partial at most.
           int partials = 0;
-          for (int at = p.begin(c); at < p.end(c);) {
-            const stream_k::Span span = stream_k::span_at(p, at, p.end(c));
-            REQUIRE(span.first < span.last);
+          for (int at = p.begin(c); at < p.finish(c);) {
+            const stream_k::Span span = stream_k::span_at(p, c, at);
+            REQUIRE((span.tile >= 0 && span.tile < tiles));
+            REQUIRE((0 <= span.first && span.first < span.last && span.last <= slices));
             REQUIRE((span.starts_tile() || at == p.begin(c)));
+            REQUIRE(((span.tile < p.sk_tiles()) == (at < p.end(c))));  // streamed tiles first, then whole ones
             partials += span.starts_tile() ? 0 : 1;
+            covered[span.tile] += span.last - span.first;
+            if (span.starts_tile()) {
+              REQUIRE(owners[span.tile] == -1);
+              owners[span.tile] = c;
+            }
             at += span.last - span.first;
           }
           REQUIRE(partials <= 1);
         }
-        REQUIRE(covered == p.total());
-        REQUIRE(longest - shortest <= 1);
-        if (tiles * slices > 2000) continue;  // the rest walks every iteration
-        for (int i = 0; i < p.total(); ++i) {
-          const int c = p.cluster_of(i);
-          REQUIRE((p.begin(c) <= i && i < p.end(c)));
-        }
+        REQUIRE(streamed == p.sk_total());
+        REQUIRE(longest - shortest <= 1);  // equal shares of all the work, whole tiles included
         for (int t = 0; t < tiles; ++t) {
+          REQUIRE(covered[t] == slices);  // with the checks above: each slice of each tile once
+          REQUIRE(owners[t] == p.owner(t));
+          if (t >= p.sk_tiles()) {
+            REQUIRE(p.last(t) == p.owner(t));  // a whole tile: no partials to wait for
+            continue;
+          }
           REQUIRE(p.begin(p.owner(t)) <= t * slices);
           REQUIRE(p.end(p.last(t)) >= (t + 1) * slices);
           // Every working cluster past the owner, up to the last, runs the start of its range in this tile.
           for (int c = p.owner(t) + 1; c <= p.last(t); ++c)
             if (p.works(c)) REQUIRE(p.begin(c) / slices == t);
+        }
+        if (p.sk_total() > 2000) continue;  // the rest walks every streamed iteration
+        for (int i = 0; i < p.sk_total(); ++i) {
+          const int c = p.cluster_of(i);
+          REQUIRE((p.begin(c) <= i && i < p.end(c)));
         }
       }
 }

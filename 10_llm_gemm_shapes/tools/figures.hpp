@@ -147,7 +147,7 @@ inline std::string stream_k_figure() {
   using Tile = Step1Chapter08::Tile;
   constexpr int kClusters = 64, kCol = 10, kLeft = 70, kSlices = 4096 / tc::kSliceK;
   const tc::HeightPlan one = tc::tile_plan<Tile>(4096, 512, kClusters), four = tc::uniform_plan<Tile>(4096, 512);
-  const stream_k::Plan sk{four.count(), kSlices, kClusters};
+  const stream_k::Plan sk{four.count(), kSlices, kClusters};  // fewer tiles than clusters: every tile streamed
   auto px = [](int height) { return height == Tile::BlockM ? 6 : 4; };  // a slice of a tall or a short tile
   std::string body = text(10, 20,
                           "Llama-3-8B's O (4096 x 4096) at 512 tokens on 64 clusters: one column a cluster, time down",
@@ -171,15 +171,15 @@ inline std::string stream_k_figure() {
     longest = std::max(longest, t_y - y);
   }
   y += longest + 30;
-  body += text(10, y, "step 4: " + std::to_string(sk.tiles) + " tiles of 384 x 256, " + std::to_string(sk.total()) +
-                          " slices in all: " + std::to_string(sk.total() / kClusters) +
+  body += text(10, y, "step 4: " + std::to_string(sk.tiles) + " tiles of 384 x 256, " + std::to_string(sk.sk_total()) +
+                          " slices in all: " + std::to_string(sk.sk_total() / kClusters) +
                           " each, across tile boundaries", " font-weight=\"bold\"");
   y += 10;
   int bottom = y;
   for (int c = 0; c < kClusters; ++c) {
     int s_y = y;
-    for (int at = sk.begin(c); at < sk.end(c);) {
-      const stream_k::Span span = stream_k::span_at(sk, at, sk.end(c));
+    for (int at = sk.begin(c); at < sk.finish(c);) {
+      const stream_k::Span span = stream_k::span_at(sk, c, at);
       at += span.last - span.first;
       const int h = px(Tile::BlockM) * (span.last - span.first);
       body += rect(kLeft + c * kCol, s_y, kCol, h, tc::svg::colour(span.tile % 8));
