@@ -91,17 +91,19 @@ __device__ inline void load_range(const tc::WsSmem<Tile>& smem, const CUtensorMa
 
 // [doc:stream_k_kernel]
 // gridDim.x blocks in clusters of 2 run the iterations of `plan`'s cluster tiles (tall or short: the kernel takes
-// either, as chapter 08's does) (bf16 in, fp32 accumulate) as
-// stream_k::Plan divides them; a block's consumers accumulate each span, then write a partial and raise their flag
-// (a span that does not start its tile) or add the later clusters' partials and store C with Epilogue (the owner's
-// span). partials: a slot of kPartialFloats<Tile> floats per block; flags: one per block, all zero at launch, and
-// left zero (the owner resets each flag it consumed). Preconditions: as tc::taller_tile_gemm_kernel, and k > 0; every
-// block resident at once (the persistent grid), as an owner waits on later clusters. Errors: none reported.
+// either, as chapter 08's does) (bf16 in, fp32 accumulate) as sk divides them; a block's consumers accumulate each
+// span, then write a partial and raise their flag (a span that does not start its tile) or add the later clusters'
+// partials and store C with Epilogue (the owner's span). sk: over plan.count() tiles, ceil(k / 64) slices and
+// gridDim.x / 2 clusters; a parameter, so that its fields are read from the constant bank, not held in registers the
+// accumulators need (made in the kernel, they cost a spill). partials: a slot of kPartialFloats<Tile> floats per
+// block; flags: one per block, all zero at launch, and left zero (the owner resets each flag it consumed).
+// Preconditions: as tc::taller_tile_gemm_kernel, and k > 0; every block resident at once (the persistent grid), as an
+// owner waits on later clusters. Errors: none reported.
 template <typename Tile, typename Epilogue, PlantedFixup Plant = PlantedFixup::None>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     stream_k_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                          int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out,
-                         const tc::HeightPlan plan, float* partials, unsigned* flags) {
+                         const tc::HeightPlan plan, const stream_k::Plan sk, float* partials, unsigned* flags) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   constexpr int RB = Tile::kRowBlocks, kShort = Tile::kShortRowBlocks, kCols = Tile::kConsumerCols / 2;
   constexpr int kFixupBarrier = 3;  // named barriers 1 and 2 are the epilogue's (tc/tma_store_epilogue.cuh)
@@ -109,7 +111,6 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
   const int warpgroup = tc::warpgroup_index(), rank = tc::cluster_ctarank(), cluster = blockIdx.x / kCluster;
-  const stream_k::Plan sk{plan.count(), tc::ceil_div(k, tc::kSliceK), int(gridDim.x) / kCluster};
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {
       tc::mbarrier_init(&smem.full[i], 1);
@@ -260,15 +261,16 @@ void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, i
   if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   const int blocks = tc::persistent_blocks<Tile>(tc::resident_blocks<Tile, kKernel>("step 4 (stream-K)"), 1 << 30);
   const tc::HeightPlan plan = tc::uniform_plan<Tile>(m, n);
-  if (!stream_k::Plan{plan.count(), tc::ceil_div(k, tc::kSliceK), blocks / Tile::ClusterM}.fits())
+  const stream_k::Plan sk{plan.count(), tc::ceil_div(k, tc::kSliceK), blocks / Tile::ClusterM};
+  if (!sk.fits())
     throw std::invalid_argument("step 4 (stream-K): " + std::to_string(m) + " x " + std::to_string(n) + " x " +
                                 std::to_string(k) + " has more iterations than an int counts");
   const auto [map_a, map_b] = tc::operand_maps<Tile>(m, n, k, A, lda, B, ldb);
   const StreamKWorkspace w = stream_k_workspace<Tile>(blocks);
   const typename Epilogue::Params out{tc::output_map(C, m, n, ldc), C, ldc};
   const tc::ClusterLaunch<Tile> launch(blocks, stream);
-  TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out, plan, w.partials,
-                              w.flags));
+  TC_CHECK(cudaLaunchKernelEx(&launch.config, kKernel, map_a, map_b, m, n, k, alpha, beta, out, plan, sk,
+                              w.partials, w.flags));
 }
 // [/doc:stream_k_launch]
 
