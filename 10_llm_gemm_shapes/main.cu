@@ -6,9 +6,9 @@
 // sm_90a code runs on SM 9.0 alone) and the memory of the largest shape; (4) the DRAM ceiling, a device-to-device
 // copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through every step (1:
 // chapter 08's kernel, step1_chapter08.cuh; 2: small M, step2_small_m.cuh; 3: split-K, step3_split_k.cuh; 4:
-// stream-K, step4_stream_k.cuh), each verified and timed, then both yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it
-// and the summary against each yardstick; (7) the verification table and the verdict. Exit codes: README.md, "Exit
-// codes".
+// stream-K, step4_stream_k.cuh; 5: the model's choice among them, step5_choice.cuh), each verified and timed, then
+// both yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it and the summary against
+// each yardstick; (7) the verification table and the verdict. Exit codes: README.md, "Exit codes".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +19,7 @@
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
+#include "step5_choice.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -122,8 +123,9 @@ int main(int argc, char** argv) {
     std::vector<tc::VerificationRow> checks;
     for (const SuiteShape& s : shapes) {
       const auto start = std::chrono::steady_clock::now();
-      const std::vector<ShapeResult> rows = run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK>(
-          driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors, yardsticks);
+      const std::vector<ShapeResult> rows =
+          run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
+              driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors, yardsticks);
       steps.resize(rows.size());
       std::string verdicts;
       for (std::size_t i = 0; i < rows.size(); ++i) {

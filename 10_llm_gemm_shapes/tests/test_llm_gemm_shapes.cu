@@ -24,6 +24,7 @@
 #include "grouped_plan.hpp"
 #include "moe_routing.hpp"
 #include "step4_stream_k.cuh"
+#include "step5_choice.cuh"
 #include "step6_grouped.cuh"
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
@@ -481,6 +482,90 @@ TEST_CASE("step 4's fixups are the same bit for bit on every run", "[gpu][step4]
   const SuiteShape s{512, LinearLayer{"8B", "down", 4096, 14336}};
   const tc::GemmProblem p = s.problem();
   check_same_bits_every_run<Step4StreamK>(cublas, p);
+}
+
+// An H100's or H200's counts, with the fitted constants as they are: what the model sees on either GPU but for the
+// DRAM's bandwidth (the H100's here).
+MachineModel h100_model() {
+  MachineModel g;
+  g.sms = 132;
+  g.clusters = 64;
+  g.dram_bytes_per_s = 3.0e12;
+  return g;
+}
+
+TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of its compute and its DRAM time, over "
+          "the waves the steps print",
+          "[step5]") {
+  const MachineModel g = h100_model();
+  for (const SuiteShape& s : suite(true, kSuiteTokens)) {
+    INFO(s.name());
+    const std::vector<ScheduleEstimate> all = estimate_schedules(s.n(), s.m, s.k(), g);
+    std::vector<std::string> labels;
+    for (const ScheduleEstimate& e : all) {
+      labels.push_back(e.label());
+      CHECK(e.seconds == g.launch_s + std::max(e.compute_s, e.dram_s));
+      CHECK(e.dram_s == Approx(s.operand_bytes() / g.dram_bytes_per_s));
+      CHECK(e.compute_s > 0.0);
+    }
+    // Chapter 08 everywhere, with step 1's waves; stream-K only where step 4 runs it; the narrow tiles up to 1024
+    // tokens, in the sweep's column order, each split keeping 8 slices (8B's K of 4096 is 64 slices: 1, 2 and 4).
+    REQUIRE(labels.front() == "ch08");
+    CHECK(all.front().waves.waves == step1_waves(s, g.clusters, g.sms).waves.waves);
+    CHECK((std::find(labels.begin(), labels.end(), "stream-K") != labels.end()) == (s.m > 256));
+    if (s.m == 1) CHECK(labels == std::vector<std::string>{"ch08", "BN", "BN s2", "BN s4"});
+    if (s.m == 16)
+      CHECK(labels == std::vector<std::string>{"ch08", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4"});
+    if (s.m > kNarrowMaxTokens) CHECK(labels == std::vector<std::string>{"ch08", "stream-K"});
+    // The choice is the smallest estimate.
+    const ScheduleEstimate chosen = choose_schedule(s.n(), s.m, s.k(), g);
+    for (const ScheduleEstimate& e : all) CHECK(chosen.seconds <= e.seconds);
+    // More K is never faster.
+    const std::vector<ScheduleEstimate> deeper = estimate_schedules(s.n(), s.m, 2 * s.k(), g);
+    for (std::size_t i = 0; i < std::min(all.size(), deeper.size()); ++i)
+      if (deeper[i].label() == all[i].label()) CHECK(deeper[i].seconds >= all[i].seconds);
+  }
+}
+
+TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, and the narrow tiles where chapter 08 "
+          "idles half the GPU",
+          "[step5]") {
+  const MachineModel g = h100_model();
+  for (const LinearLayer& layer : kLlamaLayers) {
+    INFO(layer.model << " " << layer.name);
+    // One token: the 64 x 8 tile, bound by the weights' read (the DRAM term is the longer).
+    const ScheduleEstimate one = choose_schedule(layer.n, 1, layer.k, g);
+    CHECK(one.kind == ScheduleKind::Narrow);
+    CHECK(one.block_n == 8);
+    CHECK(one.dram_s >= one.compute_s);
+    // 8192 tokens: whole waves of chapter 08's tiles, bound by the multiplies.
+    const ScheduleEstimate many = choose_schedule(layer.n, 8192, layer.k, g);
+    CHECK(many.kind == ScheduleKind::Chapter08);
+    CHECK(many.compute_s > many.dram_s);
+  }
+  // 8B O and down at 512 tokens: chapter 08's 32 tiles busy half the 64 clusters; the narrow tiles, two columns of
+  // 256 tokens, busy every SM (the sweep's fastest there).
+  for (int k : {4096, 14336}) {
+    const ScheduleEstimate e = choose_schedule(4096, 512, k, g);
+    CHECK(e.label() == "BN");
+    CHECK(e.block_n == 256);
+    CHECK(e.waves.units == 64 * 2);
+  }
+}
+
+TEST_CASE("step 5 passes both checks at shapes where the model picks each kind of schedule, with every scale",
+          "[gpu][gemm][step5]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    INFO("alpha " << alpha << " beta " << beta);
+    tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 4096, alpha, beta, 83);  // 64 x 256 tiles, 2 columns
+    tc::test::check_launcher<Step5Choice>(cublas, 264, 300, 65, alpha, beta, 83);     // the padded path
+  }
+  tc::test::check_launcher<Step5Choice>(cublas, 4096, 64, 14336, 1, 0, 85);  // split-K
+  tc::test::check_launcher<Step5Choice>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 64 tiles, ragged tokens
+  tc::test::check_launcher<Step5Choice>(cublas, 6144, 2048, 4096, 1, 0, 85); // chapter 08
+  tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 0, 1, 0.5, 85);   // k = 0: beta C
 }
 
 TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks, one expert never picked", "[moe]") {

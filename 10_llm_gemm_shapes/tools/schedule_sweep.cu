@@ -7,13 +7,16 @@
 // keeps 8 slices at least; 1 split is step 2's kernel). The small tiles run up to 1024 tokens: four columns of 256.
 // For each shape it verifies every schedule (tc/device_gemm_check.cuh: integer operands exactly, random ones against
 // fp64) and times it with the L2 flushed before every launch (tc/flushed_timing.cuh), beside one read of the weights
-// under the same flush, and prints each time and the fastest. Off the teaching path: docs/10 quotes it.
+// under the same flush, and prints each time, the fastest, and step 5's choice (step5_choice.cuh: the model's
+// estimates) with the fastest time over the choice's: how far the model is from the best measured, summed up as a
+// geomean and the worst shape. Off the teaching path: docs/10 quotes it.
 // Usage: 10_schedule_sweep [--suite short|full] [--tokens 1,16,...] [--warmup 5] [--repeats 20] [--rest-ms 20].
 // Exit codes: README.md, "Exit codes" (1 on a mismatch).
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
+#include "step5_choice.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"  // time_weight_read
 #include "tools/sweep_driver.hpp"
@@ -24,6 +27,7 @@
 #include "tc/main.hpp"
 #include "tc/text_table.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -33,9 +37,6 @@ namespace {
 
 using T = __nv_bfloat16;
 using Launch = std::function<void(const T* A, const T* B, T* C)>;  // C = A B, as suite.hpp maps a shape
-
-// The most tokens the small tiles are tried at: four column tiles of 256.
-constexpr int kSmallTilesMaxTokens = 1024;
 
 // The columns of the table: one a schedule, in this order; an empty launch where a schedule does not apply.
 struct Schedule {
@@ -56,7 +57,8 @@ std::vector<Schedule> schedules(const tc::GemmProblem& p) {
     for (int splits : {1, 2, 4}) {
       const std::string label = std::string(block_n == full ? "BN" : "BN/2") +
                                 (splits > 1 ? " s" + std::to_string(splits) : std::string());
-      const bool applies = p.n <= kSmallTilesMaxTokens && block_n >= 8 && slices / splits >= kMinSlicesPerSplit;
+      // As estimate_schedules considers them.
+      const bool applies = p.n <= kNarrowMaxTokens && block_n >= 8 && slices / splits >= kMinSlicesPerSplit;
       if (!applies) {
         out.push_back({label, Launch{}});
         continue;
@@ -99,7 +101,11 @@ int main(int argc, char** argv) {
     t.column("W read ms", true);
     for (const Schedule& s : schedules(suite(false, {1}).front().problem())) t.column(s.label, true);
     t.column("fastest", false);
+    t.column("model", false);
+    t.column("fastest / model", true);
     bool all_ok = true;
+    double log_sum = 0.0, worst = 2.0;
+    std::string worst_shape;
     for (const SuiteShape& s : shapes) {
       const tc::GemmProblem p = s.problem();
       tc::DeviceExactCheck<T, T> exact(driver.cublas(), p, o.seed + 10);
@@ -108,8 +114,9 @@ int main(int argc, char** argv) {
                                         std::to_string(s.k()), std::to_string(Step2SmallM::block_n(s.m))};
       cells.push_back(tc::fixed(time_weight_read(random.a(), std::size_t(s.weight_bytes()), gpu.multiprocessors,
                                                  timing), 4));
-      double best_ms = -1.0;
+      double best_ms = -1.0, chosen_ms = -1.0;
       std::string best;
+      const std::string chosen = choose_schedule(p.m, p.n, p.k, current_machine()).label();
       for (const Schedule& schedule : schedules(p)) {
         if (!schedule.launch) {
           cells.push_back("-");
@@ -125,8 +132,14 @@ int main(int argc, char** argv) {
         const double ms = timing.median_ms([&] { schedule.launch(random.a(), random.b(), random.c()); });
         cells.push_back(tc::fixed(ms, 4));
         if (best_ms < 0.0 || ms < best_ms) best_ms = ms, best = schedule.label;
+        if (schedule.label == chosen) chosen_ms = ms;
       }
       cells.push_back(best);
+      cells.push_back(chosen);
+      const double ratio = best_ms / chosen_ms;  // the chosen schedule is always one of the columns
+      cells.push_back(tc::fixed(ratio, 3));
+      log_sum += std::log(ratio);
+      if (ratio < worst) worst = ratio, worst_shape = s.name();
       t.row(cells);
       std::printf("[%s] done\n", s.name().c_str());
       std::fflush(stdout);
@@ -139,7 +152,11 @@ int main(int argc, char** argv) {
                 "of the weights alone (the floor at one token); ch08: chapter 08's kernel (step 1); stream-K: step "
                 "4's kernel; BN, BN/2: 64-weight tiles that wide, in 1 split (step 2's kernel) or sN splits of K "
                 "(step 3's); -: not run (a split under %d slices, or over %d tokens)\n",
-                kMinSlicesPerSplit, kSmallTilesMaxTokens);
+                kMinSlicesPerSplit, kNarrowMaxTokens);
+    std::printf("model: step 5's choice (step5_choice.cuh); fastest / model: the fastest time over the choice's (1: "
+                "the model chose the fastest)\nthe model over %d shapes: geomean %.3f of the fastest measured, worst "
+                "%.3f (%s)\n",
+                int(shapes.size()), std::exp(log_sum / double(shapes.size())), worst, worst_shape.c_str());
     return tc::GemmDriver::finish(all_ok);
   });
 }

@@ -1,0 +1,203 @@
+// Chapter 10, step 5 -- the choice: a host model of waves and bytes that picks, for each shape, which of the chapter's
+// schedules runs it.
+//
+// What it adds over step 4: steps 2 to 4 switch schedules at fixed token counts (the narrow tiles up to 256 tokens,
+// stream-K past them), and the suite shows the switch points are wrong for some shapes: at 512 tokens a weight of
+// 4096 rows makes too few of chapter 08's tiles, and the narrow tiles, two columns of 256 tokens, beat it. Step 5
+// estimates every schedule's time at the shape and runs the fastest estimate:
+//   time = launch + max(compute, DRAM)
+//   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
+//             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
+//             the SM sharing both)
+//   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth.
+// The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
+// shares, the narrow tiles on the SMs' block slots. Three constants are fit to the measured sweep
+// (tools/schedule_sweep.cu); the rest are the GPU's.
+// Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
+#pragma once
+
+#include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
+#include "step3_split_k.cuh"
+#include "step4_stream_k.cuh"
+#include "stream_k_plan.hpp"
+#include "suite.hpp"
+
+#include "tc/check.hpp"
+#include "tc/layouts/tile_order.hpp"
+#include "tc/layouts/waves.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+// [doc:machine_model]
+// What the model knows of a GPU. The first three come from the GPU; the rest were fit by hand to the schedule sweep
+// on an H100 (every schedule timed on all 56 suite shapes), as the values that pick the fastest measured schedule
+// most often, and are the same for the H200, which has the same SMs at the same clocks.
+struct MachineModel {
+  int sms = 132;                    // SMs
+  int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
+  double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
+  double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs (H100 SXM datasheet)
+  double launch_s = 5e-6;           // a launch's fixed cost: the launch, the prologue, the pipeline's first fill
+  double sm_l2_bytes_per_s = 80e9;  // what one SM's TMA takes in from L2 (fit)
+  double streamed_slice = 2.0;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
+                                    // parts of the operands at unrelated K, and share nothing in L2 (fit)
+  double split_s = 8e-6;            // split-K's extra cost: the cluster's reduction and its wait for the slowest
+                                    // split (fit)
+};
+// [/doc:machine_model]
+
+// [doc:choice]
+// One schedule and what the model estimates for it. label: as tools/schedule_sweep.cu's columns name it.
+enum class ScheduleKind { Chapter08, StreamK, Narrow };
+
+struct ScheduleEstimate {
+  ScheduleKind kind = ScheduleKind::Chapter08;
+  int block_n = 0, splits = 1;  // the narrow tile's wgmma N and splits of K
+  bool half_n = false;          // the narrow tile is half of Step2SmallM::block_n(tokens) wide
+  tc::Waves waves;
+  double compute_s = 0.0, dram_s = 0.0, seconds = 0.0;
+  std::string label() const {
+    if (kind == ScheduleKind::Chapter08) return "ch08";
+    if (kind == ScheduleKind::StreamK) return "stream-K";
+    return std::string(half_n ? "BN/2" : "BN") + (splits > 1 ? " s" + std::to_string(splits) : std::string());
+  }
+};
+
+// The most tokens the narrow tiles are considered at (four columns of 256), and the splits tried.
+inline constexpr int kNarrowMaxTokens = 1024;
+inline constexpr int kNarrowSplits[] = {1, 2, 4};
+
+// Every schedule's estimate at m weights, n tokens and k (the kernels' M, N and K: suite.hpp), in the sweep's column
+// order: chapter 08, stream-K (past 256 tokens, where step 4 runs it), then the narrow tiles BN and BN/2 in 1, 2 and 4
+// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices). Preconditions: m, n, k >= 1.
+// Host, pure.
+inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
+  using Tile = Step1Chapter08::Tile;
+  const int slices = tc::ceil_div(k, tc::kSliceK);
+  const double dram_s = 2.0 * (double(m) * k + double(n) * k + double(m) * n) / g.dram_bytes_per_s;
+  // A slice of chapter 08's tall cluster tile, on one of its two SMs: 192 x 256 x 64 multiply-adds.
+  const double tall_slice_s = 2.0 * (Tile::BlockM * Tile::BlockN) * tc::kSliceK / g.sm_flops_per_s;
+  auto finish = [&](ScheduleEstimate e) {
+    e.dram_s = dram_s;
+    e.seconds = g.launch_s + std::max(e.compute_s, e.dram_s);
+    return e;
+  };
+  std::vector<ScheduleEstimate> out;
+
+  ScheduleEstimate ch08;  // whole cluster tiles of two heights, a wave of them at a time (step 1)
+  ch08.waves = tc::waves_of(tc::tile_plan<Tile>(m, n, g.clusters).count(), g.clusters);
+  ch08.compute_s = ch08.waves.waves * slices * tall_slice_s;
+  out.push_back(finish(ch08));
+
+  if (n > Step2SmallM::kMaxTokens) {  // stream-K's whole waves, then the streamed share (stream_k_plan.hpp)
+    ScheduleEstimate sk;
+    sk.kind = ScheduleKind::StreamK;
+    const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
+    sk.waves = tc::waves_of(p.tiles, g.clusters);
+    sk.compute_s = (double(p.dp_waves()) * slices + g.streamed_slice * p.sk_total() / g.clusters) * tall_slice_s;
+    out.push_back(finish(sk));
+  }
+
+  if (n > kNarrowMaxTokens) return out;
+  const int full = Step2SmallM::block_n(n);
+  for (int block_n : {full, full / 2}) {
+    if (block_n < 8) continue;
+    for (int splits : kNarrowSplits) {
+      if (slices / splits < kMinSlicesPerSplit) continue;
+      ScheduleEstimate e;
+      e.kind = ScheduleKind::Narrow;
+      e.block_n = block_n, e.splits = splits, e.half_n = block_n != full;
+      const int per_sm = small_m_blocks_per_sm(block_n);
+      e.waves = tc::waves_of(tc::ceil_div(m, 64) * tc::ceil_div(n, block_n) * splits, g.sms * per_sm);
+      // The blocks that share an SM in a full wave share its tensor cores and its intake from L2.
+      const int sharing = std::min(per_sm, tc::ceil_div(std::min(e.waves.units, g.sms * per_sm), g.sms));
+      const double slice_s = sharing * std::max(2.0 * 64 * block_n * tc::kSliceK / g.sm_flops_per_s,
+                                                double(64 + block_n) * tc::kSliceBytes / g.sm_l2_bytes_per_s);
+      e.compute_s = e.waves.waves * tc::ceil_div(slices, splits) * slice_s + (splits > 1 ? g.split_s : 0.0);
+      out.push_back(finish(e));
+    }
+  }
+  return out;
+}
+
+// The schedule with the smallest estimate; the earlier in estimate_schedules' order on a tie (chapter 08 first).
+inline ScheduleEstimate choose_schedule(int m, int n, int k, const MachineModel& g) {
+  const std::vector<ScheduleEstimate> all = estimate_schedules(m, n, k, g);
+  return *std::min_element(all.begin(), all.end(),
+                           [](const ScheduleEstimate& a, const ScheduleEstimate& b) { return a.seconds < b.seconds; });
+}
+// [/doc:choice]
+
+// The current GPU as the model sees it, asked once: its SMs, step 1's clusters, and 0.9 of its memory's peak
+// bandwidth (2 transfers a clock of the bus width). Errors: tc::CudaError; those of step1_clusters.
+inline const MachineModel& current_machine() {
+  static const MachineModel g = [] {
+    MachineModel made;
+    int device = 0, khz = 0, bits = 0;
+    TC_CHECK(cudaGetDevice(&device));
+    TC_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
+    TC_CHECK(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
+    made.sms = current_sms();
+    made.clusters = step1_clusters();
+    // 0.9: a device-to-device copy's share of the peak on an H100 (3.03 of 3.35 TB/s) and an H200 (4.25 of 4.8).
+    made.dram_bytes_per_s = 0.9 * 2.0 * khz * 1e3 * bits / 8.0;
+    return made;
+  }();
+  return g;
+}
+
+// Enqueues the estimate's schedule: C = alpha A B + beta C as step 1 takes them. Preconditions and errors: those of
+// the schedule's launcher.
+inline void launch_schedule(const ScheduleEstimate& e, int m, int n, int k, float alpha, const __nv_bfloat16* A,
+                            int lda, const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
+                            cudaStream_t stream) {
+  if (e.kind == ScheduleKind::Chapter08)
+    return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  if (e.kind == ScheduleKind::StreamK) return launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  SplitChoice c;
+  c.block_n = e.block_n;
+  c.splits = e.splits;
+  c.tiles = tc::ceil_div(m, 64) * tc::ceil_div(n, e.block_n);
+  launch_split_k_choice(c, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+}
+
+// [doc:step5]
+// Step 5 as the launchers take it: the model's choice at every shape.
+struct Step5Choice : SuiteStep {
+  static constexpr const char* name = "5 the choice";
+
+  static StepPlan plan(const SuiteShape& s, int sms);
+  // Enqueues step 5. Preconditions and errors: as Step1Chapter08::launch, and those of current_machine.
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);  // beta C
+    launch_schedule(choose_schedule(m, n, k, current_machine()), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                    stream);
+  }
+};
+// [/doc:step5]
+
+// Step 5's schedule and waves: the choice's, with the SMs its last wave leaves idle.
+inline StepPlan Step5Choice::plan(const SuiteShape& s, int sms) {
+  MachineModel g = current_machine();
+  g.sms = sms;
+  const ScheduleEstimate e = choose_schedule(s.n(), s.m, s.k(), g);
+  StepPlan p;
+  p.waves = e.waves;
+  if (e.kind == ScheduleKind::Narrow) {
+    p.schedule = "model: 64 x " + std::to_string(e.block_n) + " tiles" +
+                 (e.splits > 1 ? ", split-K " + std::to_string(e.splits) : std::string());
+    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
+  } else {
+    p.schedule = e.kind == ScheduleKind::StreamK ? "model: stream-K" : "model: ch08 cluster tiles";
+    p.idle_sms_last_wave = sms - Step1Chapter08::Tile::ClusterM *
+                                     (e.kind == ScheduleKind::StreamK ? g.clusters : e.waves.last_wave_busy);
+  }
+  return p;
+}
