@@ -11,8 +11,8 @@
 //             the SM sharing both)
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth.
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
-// shares, the narrow tiles on the SMs' block slots. Three constants are fit to the measured sweep
-// (tools/schedule_sweep.cu); the rest are the GPU's.
+// shares, the narrow tiles on the SMs' block slots. Four constants are fit to the measured sweep
+// (tools/schedule_sweep.cu); the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
 
@@ -35,15 +35,16 @@
 #include <vector>
 
 // [doc:machine_model]
-// What the model knows of a GPU. The first three come from the GPU; the rest were fit by hand to the schedule sweep
-// on an H100 (every schedule timed on all 56 suite shapes), as the values that pick the fastest measured schedule
-// most often, and are the same for the H200, which has the same SMs at the same clocks.
+// What the model knows of a GPU. The first three come from the GPU (current_machine), the wgmma rate from the
+// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the four marked "fit" were
+// fit by hand to the schedule sweep on an H100 (every schedule timed on all 56 suite shapes), as the values that
+// pick the fastest measured schedule most often; the H200 has the same SMs at the same clocks.
 struct MachineModel {
   int sms = 132;                    // SMs
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
-  double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs (H100 SXM datasheet)
-  double launch_s = 5e-6;           // a launch's fixed cost: the launch, the prologue, the pipeline's first fill
+  double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
+  double launch_s = 5e-6;           // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
   double sm_l2_bytes_per_s = 80e9;  // what one SM's TMA takes in from L2 (fit)
   double streamed_slice = 2.0;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                     // parts of the operands at unrelated K, and share nothing in L2 (fit)

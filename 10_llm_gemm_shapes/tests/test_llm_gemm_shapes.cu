@@ -8,6 +8,9 @@
 // a DRAM figure. Steps 2 to 4: their tiles and plans on the host (stream-K's ranges, owners and spans walked for many
 // tile, slice and cluster counts); on the GPU, both checks at suite shapes and edge cases, the same bits on every run
 // for split-K and stream-K, and their planted bugs (a dropped K chunk, a partial added twice) at 16 and 8192 tokens.
+// Step 5: the model's arithmetic on every suite shape and its choice at the corners (host); on the GPU, both checks at
+// a shape of each schedule it picks. Step 6 and the MoE routing: their plans on the host, the grouped kernel against
+// cublasGemmEx a group, and its planted bug.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
