@@ -8,7 +8,8 @@
 // chapter 08's kernel, step1_chapter08.cuh; 2: small M, step2_small_m.cuh; 3: split-K, step3_split_k.cuh; 4:
 // stream-K, step4_stream_k.cuh; 5: the model's choice among them, step5_choice.cuh), each verified and timed, then
 // both yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it and the summary against
-// each yardstick; (7) the verification table and the verdict. Exit codes: README.md, "Exit codes".
+// each yardstick, and with --moe or the full suite step 6's mixture-of-experts table (moe_run.cuh); (7) the
+// verification table and the verdict. Exit codes: README.md, "Exit codes".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,8 @@
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
 #include "step5_choice.cuh"
+#include "moe_routing.hpp"
+#include "moe_run.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -30,6 +33,7 @@
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 #include "tc/memory.hpp"
+#include "tc/text_table.hpp"
 
 namespace {
 
@@ -50,6 +54,38 @@ void print_suite_plan(const std::vector<SuiteShape>& shapes) {
   }
   std::printf("%d shapes; every kernel computes y^T = W x^T: the weights take the kernel's M, the tokens its N\n",
               int(shapes.size()));
+}
+
+// (6b) The mixture-of-experts table: a row a configuration, step 6 against cuBLAS's grouped GEMM.
+void print_moe(const std::vector<MoeResult>& rows, const tc::FlushedTiming& timing, double flush_bytes) {
+  std::printf("\n== step 6, grouped GEMM for mixture-of-experts: %d tokens, top-%d, %d routed rows sorted by expert, "
+              "y_g^T = W_g x_g^T per expert (moe_run.cuh); median of %d launches after %d warm-up, the L2 flushed "
+              "before every launch by a read of %.0f MiB ==\n",
+              kMoeTokens, kMoeTopK, kMoeTokens * kMoeTopK, timing.repeats, timing.warmup, flush_bytes / (1 << 20));
+  tc::Table t;
+  for (const char* h : {"experts", "N", "K"}) t.column(h, true);
+  t.column("rows a group", false);
+  for (const char* h : {"empty", "tiles", "ms", "TFLOP/s", "cuBLAS grouped ms", "% cuBLAS grouped"}) t.column(h, true);
+  t.column("verdict", false);
+  for (const MoeResult& r : rows) {
+    int rows_all = 0, empty = 0, least = 1 << 30, most = 0;
+    for (int m : r.sizes) {
+      rows_all += m, empty += m == 0 ? 1 : 0;
+      if (m > 0) least = std::min(least, m);
+      most = std::max(most, m);
+    }
+    const double tflops = 2.0 * rows_all * double(r.config.n) * r.config.k / (r.ms * 1e-3) / 1e12;
+    t.row({std::to_string(r.config.experts), std::to_string(r.config.n), std::to_string(r.config.k),
+           std::to_string(least) + " to " + std::to_string(most), std::to_string(empty), std::to_string(r.tiles),
+           tc::fixed(r.ms, 4), tc::fixed(tflops, 1), r.cublas_ms > 0.0 ? tc::fixed(r.cublas_ms, 4) : "-",
+           r.cublas_ms > 0.0 ? tc::fixed(100.0 * r.cublas_ms / r.ms, 1) + "%" : "-",
+           r.verdict.passed() ? "PASS" : "FAIL"});
+  }
+  std::printf("%s", t.format().c_str());
+  std::printf("rows a group: the fewest and most rows of a non-empty group; empty: groups with no rows (they have no "
+              "tiles, and cuBLAS gets no problem for them); tiles: step 6's 64 x BN tiles over all groups, on a grid "
+              "of one block a slot; %% cuBLAS grouped: cublasGemmGroupedBatchedEx's time (one problem a non-empty "
+              "group) over step 6's; above 100%%: step 6 is faster\n");
 }
 
 }  // namespace
@@ -75,6 +111,9 @@ int main(int argc, char** argv) {
     driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
     driver.cli().add_string("shapes", "", "instead of the suite: these shapes, MxNxK (M tokens, an N x K weight), "
                                           "comma-separated");
+    driver.cli().add_flag("moe", "also run step 6's mixture-of-experts table (always with --suite full)");
+    driver.cli().add_string("groups", "", "instead of the Zipf draw: the routed rows of each expert for the MoE table "
+                                          "(comma-separated, summing to 8192, at most 64 groups)");
     driver.cli().add_flag("no-yardsticks", "verify and time the steps alone (the sanitizer runs: racecheck reports "
                                            "hazards inside cuBLASLt's own kernels, which are not this chapter's code)");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
@@ -92,6 +131,17 @@ int main(int argc, char** argv) {
       for (const tc::GemmShape& g : tc::parse_gemm_shapes("shapes", custom))
         shapes.push_back({g.m, LinearLayer{"-", "custom", g.n, g.k}});
     }
+    // The MoE table's layers: the issue's four, routed by the Zipf draw, or the two weights with --groups' rows.
+    const std::string groups_text = driver.cli().get_string("groups");
+    std::vector<std::pair<MoeConfig, std::vector<int>>> moe_layers;
+    if (!groups_text.empty()) {
+      const std::vector<int> sizes = moe::parse_group_sizes(groups_text, kMoeTokens * kMoeTopK, grouped::kMaxGroups);
+      for (const MoeConfig& c : {kMoeConfigs[0], kMoeConfigs[1]})
+        moe_layers.push_back({MoeConfig{int(sizes.size()), c.n, c.k}, sizes});
+    } else if (full || driver.cli().get_flag("moe")) {
+      for (const MoeConfig& c : kMoeConfigs)
+        moe_layers.push_back({c, moe::zipf_routing(kMoeTokens, kMoeTopK, c.experts, kMoeZipf, kMoeSeed)});
+    }
     const tc::RunOptions& o = driver.options();
 
     // (2) The suite, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
@@ -103,6 +153,8 @@ int main(int argc, char** argv) {
       largest.host_bytes = std::max(largest.host_bytes, need.host_bytes);
       largest.device_bytes = std::max(largest.device_bytes, need.device_bytes);
     }
+    for (const auto& [c, sizes] : moe_layers)
+      largest.device_bytes = std::max(largest.device_bytes, moe_memory(c, kMoeTokens * kMoeTopK).device_bytes);
     tc::require_memory("the largest shape's operands, references and the DRAM copy",
                        largest + tc::MemoryNeed{0, 2 * kCopyBytes});
 
@@ -139,8 +191,22 @@ int main(int argc, char** argv) {
       std::fflush(stdout);  // a long suite shows its progress
     }
 
-    // (6) A table and its summary a step. (7) The verification table and the verdict.
+    // (5b) Step 6 on the MoE layers: every group verified, then timed beside cuBLAS's grouped GEMM.
+    std::vector<MoeResult> moe_rows;
+    for (const auto& [c, sizes] : moe_layers) {
+      const auto start = std::chrono::steady_clock::now();
+      moe_rows.push_back(run_moe(driver.cublas(), c, sizes, o.seed, timing, yardsticks));
+      const std::string name = "MoE " + std::to_string(c.experts) + " x " + std::to_string(c.n) + "x" +
+                               std::to_string(c.k) + " step 6";
+      checks.push_back({name, moe_rows.back().verdict, 1.0});
+      std::printf("[%s] %s, %.1f s\n", name.c_str(), moe_rows.back().verdict.passed() ? "PASS" : "FAIL",
+                  seconds_since(start));
+      std::fflush(stdout);
+    }
+
+    // (6) A table and its summary a step, and the MoE table. (7) The verification table and the verdict.
     for (const std::vector<ShapeResult>& rows : steps) print_suite(rows, dram_gbps, timing, flush.bytes());
+    if (!moe_rows.empty()) print_moe(moe_rows, timing, double(flush.bytes()));
     std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp, "
                 "made on the GPU: tc/device_gemm_check.cuh) ==\n");
     tc::print_verification("shape and step", checks);
