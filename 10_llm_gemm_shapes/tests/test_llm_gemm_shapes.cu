@@ -26,6 +26,7 @@
 #include "step3_split_k.cuh"
 #include "grouped_plan.hpp"
 #include "moe_routing.hpp"
+#include "moe_run.cuh"
 #include "step4_stream_k.cuh"
 #include "step5_choice.cuh"
 #include "step6_grouped.cuh"
@@ -595,6 +596,16 @@ TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks,
   CHECK_THROWS_AS(moe::zipf_routing(0, 2, 8, 1.2, 1), std::invalid_argument);
   CHECK_THROWS_AS(moe::zipf_routing(16, 8, 8, 1.2, 1), std::invalid_argument);  // no 8 distinct experts to pick
   CHECK_THROWS_AS(moe::zipf_routing(16, 1, 2, 1.2, 1), std::invalid_argument);
+}
+
+TEST_CASE("step 6's tile width: the widest that an average non-empty group's rows fill, 64 at least", "[step6]") {
+  for (const MoeConfig& c : kMoeConfigs) {
+    const std::vector<int> sizes = moe::zipf_routing(kMoeTokens, kMoeTopK, c.experts, kMoeZipf, kMoeSeed);
+    CHECK(step6_block_n(sizes) == (c.experts == 8 ? 256 : 128));  // 1170 and 130 rows a group on average
+  }
+  CHECK(step6_block_n({3, 5, 0}) == 64);
+  CHECK(step6_block_n({0, 0}) == 64);
+  CHECK(step6_block_n({127, 129}) == 128);
 }
 
 TEST_CASE("a --groups list: sizes that sum to the routed rows, no more groups than the scheduler takes, else exit 2",
