@@ -1,8 +1,7 @@
 // Chapter 10 -- the mixture-of-experts table: step 6's grouped kernel on the issue's four configurations (8 or 64
 // experts, each expert's weight one of Mixtral-8x7B's: (N, K) = (14336, 4096), as its gate or up, or (4096, 14336),
-// as its down), 4096
-// tokens routed top-2 (8192 rows) by moe::zipf_routing, each verified group by group and timed beside
-// cublasGemmGroupedBatchedEx (tc/cublas_grouped.hpp), one group an expert, with the L2 flushed.
+// as its down), 4096 tokens routed top-2 (8192 rows) by moe::zipf_routing, each verified group by group and timed
+// beside cublasGemmGroupedBatchedEx (tc/cublas_grouped.hpp), one group an expert, with the L2 flushed.
 // Layouts: as step 6 (step6_grouped.cuh): the experts' weights stacked, experts x N rows of K (K contiguous); the
 // routed rows sorted by expert, rows x K; y^T column-major N x rows (ldc = N), group g's columns first_row[g] ...
 // Checks: two operand sets over the whole stacked layer, run through one launch each: integer operands, whose every
