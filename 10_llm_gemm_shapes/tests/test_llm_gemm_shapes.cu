@@ -714,3 +714,26 @@ TEST_CASE("the check fails a grouped GEMM whose weights are off by one group, at
     CHECK_FALSE(grouped_matches_cublas<128, PlantedGroup::WeightsOffByOneGroup>(cublas, sizes, 128, 128, 0.0f));
   }
 }
+
+TEST_CASE("the MoE table's checks pass step 6 and fail weights off by one group, on 8192 routed rows",
+          "[gpu][step6]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  const std::vector<int> sizes = moe::zipf_routing(kMoeTokens, kMoeTopK, 8, kMoeZipf, kMoeSeed);  // one group empty
+  auto step6 = [](auto plant) {
+    return [](MoeOperands& o) {
+      launch_grouped<128, decltype(plant)::value>(o.sizes, o.n, o.k, 1.0f, o.w.data(), o.k, o.x.data(), o.k, 0.0f,
+                                                  o.y.data(), o.n, nullptr);
+    };
+  };
+  using Good = std::integral_constant<PlantedGroup, PlantedGroup::None>;
+  using OffByOne = std::integral_constant<PlantedGroup, PlantedGroup::WeightsOffByOneGroup>;
+  for (bool exact : {true, false}) {  // the table's two sets: integers in [-1, 1] exactly, reals within bounds
+    INFO((exact ? "integer operands" : "random operands"));
+    MoeOperands good(sizes, 128, 256, 5, exact ? 1 : 0), bad(sizes, 128, 256, 5, exact ? 1 : 0);
+    CHECK(check_moe_groups(cublas, good, exact, step6(Good{})).passed);
+    const MoeCheck planted = check_moe_groups(cublas, bad, exact, step6(OffByOne{}));
+    CHECK_FALSE(planted.passed);
+    CHECK(planted.worst_group >= 0);
+  }
+}

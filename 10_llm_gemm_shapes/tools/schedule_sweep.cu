@@ -27,6 +27,7 @@
 #include "tc/main.hpp"
 #include "tc/text_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -44,33 +45,26 @@ struct Schedule {
   Launch launch;
 };
 
+const char* const kColumns[] = {"ch08", "stream-K", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4"};
+
+// Every column's launch at p: chapter 08 and stream-K at any token count, the narrow tiles where step 5's model
+// considers them (estimate_schedules), each through the launcher step 5 would call (launch_schedule).
 std::vector<Schedule> schedules(const tc::GemmProblem& p) {
+  std::vector<ScheduleEstimate> runs = estimate_schedules(p.m, p.n, p.k, current_machine());
+  ScheduleEstimate stream_k;  // step 4's kernel at every token count, not only where step 5 weighs it
+  stream_k.kind = ScheduleKind::StreamK;
+  runs.push_back(stream_k);
   std::vector<Schedule> out;
-  out.push_back({"ch08", [p](const T* A, const T* B, T* C) {
-                   Step1Chapter08::launch(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-                 }});
-  out.push_back({"stream-K", [p](const T* A, const T* B, T* C) {
-                   launch_stream_k(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-                 }});
-  const int full = Step2SmallM::block_n(p.n), slices = tc::ceil_div(p.k, tc::kSliceK);
-  for (int block_n : {full, full / 2}) {
-    for (int splits : {1, 2, 4}) {
-      const std::string label = std::string(block_n == full ? "BN" : "BN/2") +
-                                (splits > 1 ? " s" + std::to_string(splits) : std::string());
-      // As estimate_schedules considers them.
-      const bool applies = p.n <= kNarrowMaxTokens && block_n >= 8 && slices / splits >= kMinSlicesPerSplit;
-      if (!applies) {
-        out.push_back({label, Launch{}});
-        continue;
-      }
-      SplitChoice c;
-      c.block_n = block_n;
-      c.splits = splits;
-      c.tiles = tc::ceil_div(p.m, 64) * tc::ceil_div(p.n, block_n);
-      out.push_back({label, [p, c](const T* A, const T* B, T* C) {
-                       launch_split_k_choice(c, p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-                     }});
+  for (const char* label : kColumns) {
+    const auto e =
+        std::find_if(runs.begin(), runs.end(), [&](const ScheduleEstimate& r) { return r.label() == label; });
+    if (e == runs.end()) {
+      out.push_back({label, Launch{}});
+      continue;
     }
+    out.push_back({label, [p, e = *e](const T* A, const T* B, T* C) {
+                     launch_schedule(e, p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+                   }});
   }
   return out;
 }
@@ -99,7 +93,7 @@ int main(int argc, char** argv) {
     for (const char* h : {"model", "layer", "M", "N", "K"}) t.column(h, false);
     t.column("BN", true);
     t.column("W read ms", true);
-    for (const Schedule& s : schedules(suite(false, {1}).front().problem())) t.column(s.label, true);
+    for (const char* label : kColumns) t.column(label, true);
     t.column("fastest", false);
     t.column("model", false);
     t.column("fastest / model", true);
