@@ -9,11 +9,7 @@
 // fp64) and times it with the L2 flushed before every launch (tc/flushed_timing.cuh), beside one read of the weights
 // under the same flush, and prints each time, the fastest, and step 5's choice (step5_choice.cuh: the model's
 // estimates) with the fastest time over the choice's: how far the model is from the best measured, summed up as a
-// geomean and the worst shape. Then, apart from the choice, two experiments: step 6's persistent kernel given the
-// shape as one group (P BN, P BN/2: the narrow tiles, walked by one wave of resident blocks whose rings carry on from
-// tile to tile), and the narrow tile made 128 weights tall (T BN, T BN/2: tools/tall_narrow.cuh), with the fastest of
-// the choice's columns over the fastest experiment's time: what they would add to the choice. Off the teaching path:
-// docs/10 quotes it.
+// geomean and the worst shape. Off the teaching path: docs/10 quotes it.
 // Usage: 10_schedule_sweep [--suite short|full] [--tokens 1,16,...] [--warmup 5] [--repeats 20] [--rest-ms 20].
 // Exit codes: README.md, "Exit codes" (1 on a mismatch).
 #include "step1_chapter08.cuh"
@@ -21,10 +17,8 @@
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
 #include "step5_choice.cuh"
-#include "step6_grouped.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"  // time_weight_read
-#include "tools/tall_narrow.cuh"
 #include "tools/sweep_driver.hpp"
 
 #include "tc/device_gemm_check.cuh"
@@ -75,53 +69,6 @@ std::vector<Schedule> schedules(const tc::GemmProblem& p) {
   return out;
 }
 
-// Step 6's kernel on the shape as one group of p.n tokens (p.m weights): the narrow tiles block_n wide, persistent.
-void launch_persistent(int block_n, const tc::GemmProblem& p, const T* A, const T* B, T* C) {
-  const std::vector<int> one_group = {p.n};
-  switch (block_n) {
-    case 8: return launch_grouped<8>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 16: return launch_grouped<16>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 32: return launch_grouped<32>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 64: return launch_grouped<64>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 128: return launch_grouped<128>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    default: return launch_grouped<256>(one_group, p.m, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-  }
-}
-
-// The tall narrow tile, block_n wide.
-void launch_tall(int block_n, const tc::GemmProblem& p, const T* A, const T* B, T* C) {
-  switch (block_n) {
-    case 8: return launch_tall_narrow<8>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 16: return launch_tall_narrow<16>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 32: return launch_tall_narrow<32>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 64: return launch_tall_narrow<64>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    case 128: return launch_tall_narrow<128>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-    default: return launch_tall_narrow<256>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
-  }
-}
-
-const char* const kExperiments[] = {"P BN", "P BN/2", "T BN", "T BN/2"};
-
-// The experiments' columns, at the token counts the narrow tiles run at (BN/2 from 16 tokens, as
-// estimate_schedules).
-std::vector<Schedule> experiment_schedules(const tc::GemmProblem& p) {
-  std::vector<Schedule> out;
-  const int full = Step2SmallM::block_n(p.n);
-  for (bool tall : {false, true})
-    for (int block_n : {full, full / 2}) {
-      const std::string label = std::string(tall ? "T " : "P ") + (block_n == full ? "BN" : "BN/2");
-      if (p.n > kNarrowMaxTokens || block_n < 8) {
-        out.push_back({label, Launch{}});
-        continue;
-      }
-      out.push_back({label, [p, block_n, tall](const T* A, const T* B, T* C) {
-                       if (tall) launch_tall(block_n, p, A, B, C);
-                       else launch_persistent(block_n, p, A, B, C);
-                     }});
-    }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,8 +77,7 @@ int main(int argc, char** argv) {
                                        "10_schedule_sweep: every schedule of the chapter on every suite shape",
                                        "times chapter 08's kernel, stream-K and the 64-weight tiles (BN and BN/2 "
                                        "columns, 1, 2 and 4 splits) on every suite shape, verified, with the L2 "
-                                       "flushed; prints the fastest; then step 6's persistent kernel on each "
-                                       "shape as one group."));
+                                       "flushed; prints the fastest."));
     add_suite_flag(driver);
     driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
@@ -151,12 +97,9 @@ int main(int argc, char** argv) {
     t.column("fastest", false);
     t.column("model", false);
     t.column("fastest / model", true);
-    for (const char* label : kExperiments) t.column(label, true);
-    t.column("fastest / X", true);
     bool all_ok = true;
-    double log_sum = 0.0, worst = 2.0, x_log_sum = 0.0, x_best = 0.0;
-    int x_shapes = 0;
-    std::string worst_shape, x_best_shape;
+    double log_sum = 0.0, worst = 2.0;
+    std::string worst_shape;
     for (const SuiteShape& s : shapes) {
       const tc::GemmProblem p = s.problem();
       tc::DeviceExactCheck<T, T> exact(driver.cublas(), p, o.seed + 10);
@@ -168,11 +111,10 @@ int main(int argc, char** argv) {
       double best_ms = -1.0, chosen_ms = -1.0;
       std::string best;
       const std::string chosen = choose_schedule(p.m, p.n, p.k, current_machine()).label();
-      // Verifies and times one column's launch, "-" where it does not apply; its ms, or -1.
-      auto run = [&](const Schedule& schedule) {
+      for (const Schedule& schedule : schedules(p)) {
         if (!schedule.launch) {
           cells.push_back("-");
-          return -1.0;
+          continue;
         }
         const tc::GemmVerdict v = tc::check_gemm(exact, random, schedule.launch);
         if (!v.passed()) {
@@ -183,11 +125,6 @@ int main(int argc, char** argv) {
         random.reset_c();
         const double ms = timing.median_ms([&] { schedule.launch(random.a(), random.b(), random.c()); });
         cells.push_back(tc::fixed(ms, 4));
-        return ms;
-      };
-      for (const Schedule& schedule : schedules(p)) {
-        const double ms = run(schedule);
-        if (ms < 0.0) continue;
         if (best_ms < 0.0 || ms < best_ms) best_ms = ms, best = schedule.label;
         if (schedule.label == chosen) chosen_ms = ms;
       }
@@ -197,19 +134,6 @@ int main(int argc, char** argv) {
       cells.push_back(tc::fixed(ratio, 3));
       log_sum += std::log(ratio);
       if (ratio < worst) worst = ratio, worst_shape = s.name();
-      double x_ms = -1.0;
-      for (const Schedule& schedule : experiment_schedules(p)) {
-        const double ms = run(schedule);
-        if (ms >= 0.0 && (x_ms < 0.0 || ms < x_ms)) x_ms = ms;
-      }
-      if (x_ms < 0.0) {
-        cells.push_back("-");
-      } else {
-        const double gain = best_ms / x_ms;  // above 1: an experiment beats every schedule the choice has
-        cells.push_back(tc::fixed(gain, 3));
-        x_log_sum += std::log(gain), ++x_shapes;
-        if (gain > x_best) x_best = gain, x_best_shape = s.name();
-      }
       t.row(cells);
       std::printf("[%s] done\n", s.name().c_str());
       std::fflush(stdout);
@@ -227,12 +151,6 @@ int main(int argc, char** argv) {
                 "the model chose the fastest)\nthe model over %d shapes: geomean %.3f of the fastest measured, worst "
                 "%.3f (%s)\n",
                 int(shapes.size()), std::exp(log_sum / double(shapes.size())), worst, worst_shape.c_str());
-    if (x_shapes > 0)
-      std::printf("P BN, P BN/2: step 6's persistent kernel (step6_grouped.cuh) on the shape as one group; T BN, "
-                  "T BN/2: the narrow tile 128 weights tall (tools/tall_narrow.cuh); neither is a schedule of the "
-                  "choice; fastest / X: the fastest of the choice's columns over the fastest of these four (above 1: "
-                  "an experiment is faster)\nthe experiments over %d shapes: geomean %.3f, best %.3f (%s)\n",
-                  x_shapes, std::exp(x_log_sum / x_shapes), x_best, x_best_shape.c_str());
     return tc::GemmDriver::finish(all_ok);
   });
 }
