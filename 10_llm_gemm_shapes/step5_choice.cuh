@@ -8,10 +8,12 @@
 //   time = launch + max(compute, DRAM)
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
 //             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
-//             the SM sharing both)
-//   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth.
+//             the SM sharing both), plus the start and end of each wave after the first where the blocks are
+//             not persistent (the narrow tiles: the launch covers the first)
+//   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
+//          can pull, if less: an SM's ring holds a bounded number of bytes in flight, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
-// shares, the narrow tiles on the SMs' block slots. Four constants are fit to the measured sweep
+// shares, the narrow tiles on the SMs' block slots. Six constants are fit to the measured sweep
 // (tools/schedule_sweep.cu); the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
@@ -36,20 +38,25 @@
 
 // [doc:machine_model]
 // What the model knows of a GPU. The first three come from the GPU (current_machine), the wgmma rate from the
-// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the four marked "fit" were
-// fit by hand to the schedule sweep on an H100 (every schedule timed on all 56 suite shapes), as the values that
-// pick the fastest measured schedule most often; the H200 has the same SMs at the same clocks.
+// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the six marked "fit" were
+// fit by hand to the schedule sweep on an H200 (docs/results/10_schedule_sweep_h200.txt: every schedule timed on all
+// 56 suite shapes), as the values that pick the fastest measured schedule most often; the H100 has the same SMs at
+// the same clocks, and less DRAM bandwidth, which the model reads from the GPU.
 struct MachineModel {
   int sms = 132;                    // SMs
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
   double launch_s = 5e-6;           // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
-  double sm_l2_bytes_per_s = 80e9;  // what one SM's TMA takes in from L2 (fit)
+  double sm_l2_bytes_per_s = 100e9; // what one SM's TMA takes in from L2 (fit)
   double streamed_slice = 2.0;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                     // parts of the operands at unrelated K, and share nothing in L2 (fit)
-  double split_s = 8e-6;            // split-K's extra cost: the cluster's reduction and its wait for the slowest
+  double split_s = 4e-6;            // split-K's extra cost: the cluster's reduction and its wait for the slowest
                                     // split (fit)
+  double narrow_wave_s = 15e-6;     // each narrow wave after the first: its blocks fill their rings from empty and
+                                    // store their tiles, and no block of another wave runs under either (fit)
+  double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM: its ring's bytes in flight over DRAM's latency
+                                     // under load; it binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
 };
 // [/doc:machine_model]
 
@@ -62,6 +69,7 @@ struct ScheduleEstimate {
   int block_n = 0, splits = 1;  // the narrow tile's wgmma N and splits of K
   bool half_n = false;          // the narrow tile is half of Step2SmallM::block_n(tokens) wide
   tc::Waves waves;
+  int busy_sms = 0;  // the SMs its first wave keeps busy, which pull the operands from DRAM
   double compute_s = 0.0, dram_s = 0.0, seconds = 0.0;
   std::string label() const {
     if (kind == ScheduleKind::Chapter08) return "ch08";
@@ -81,11 +89,12 @@ inline constexpr int kNarrowSplits[] = {1, 2, 4};
 inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
   using Tile = Step1Chapter08::Tile;
   const int slices = tc::ceil_div(k, tc::kSliceK);
-  const double dram_s = 2.0 * (double(m) * k + double(n) * k + double(m) * n) / g.dram_bytes_per_s;
+  const double bytes = 2.0 * (double(m) * k + double(n) * k + double(m) * n);
   // A slice of chapter 08's tall cluster tile, on one of its two SMs: 192 x 256 x 64 multiply-adds.
   const double tall_slice_s = 2.0 * (Tile::BlockM * Tile::BlockN) * tc::kSliceK / g.sm_flops_per_s;
-  auto finish = [&](ScheduleEstimate e) {
-    e.dram_s = dram_s;
+  auto finish = [&](ScheduleEstimate e, int busy_sms) {
+    e.busy_sms = busy_sms;
+    e.dram_s = bytes / std::min(g.dram_bytes_per_s, busy_sms * g.sm_dram_bytes_per_s);
     e.seconds = g.launch_s + std::max(e.compute_s, e.dram_s);
     return e;
   };
@@ -94,7 +103,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
   ScheduleEstimate ch08;  // whole cluster tiles of two heights, a wave of them at a time (step 1)
   ch08.waves = tc::waves_of(tc::tile_plan<Tile>(m, n, g.clusters).count(), g.clusters);
   ch08.compute_s = ch08.waves.waves * slices * tall_slice_s;
-  out.push_back(finish(ch08));
+  out.push_back(finish(ch08, Tile::ClusterM * std::min(ch08.waves.units, g.clusters)));
 
   if (n > Step2SmallM::kMaxTokens) {  // stream-K's whole waves, then the streamed share (stream_k_plan.hpp)
     ScheduleEstimate sk;
@@ -102,7 +111,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
     const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
     sk.waves = tc::waves_of(p.tiles, g.clusters);
     sk.compute_s = (double(p.dp_waves()) * slices + g.streamed_slice * p.sk_total() / g.clusters) * tall_slice_s;
-    out.push_back(finish(sk));
+    out.push_back(finish(sk, Tile::ClusterM * g.clusters));
   }
 
   if (n > kNarrowMaxTokens) return out;
@@ -120,8 +129,9 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
       const int sharing = std::min(per_sm, tc::ceil_div(std::min(e.waves.units, g.sms * per_sm), g.sms));
       const double slice_s = sharing * std::max(2.0 * 64 * block_n * tc::kSliceK / g.sm_flops_per_s,
                                                 double(64 + block_n) * tc::kSliceBytes / g.sm_l2_bytes_per_s);
-      e.compute_s = e.waves.waves * tc::ceil_div(slices, splits) * slice_s + (splits > 1 ? g.split_s : 0.0);
-      out.push_back(finish(e));
+      e.compute_s = e.waves.waves * tc::ceil_div(slices, splits) * slice_s + (e.waves.waves - 1) * g.narrow_wave_s +
+                    (splits > 1 ? g.split_s : 0.0);
+      out.push_back(finish(e, std::min(e.waves.units, g.sms)));
     }
   }
   return out;

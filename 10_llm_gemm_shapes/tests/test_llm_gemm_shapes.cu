@@ -509,7 +509,10 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
     for (const ScheduleEstimate& e : all) {
       labels.push_back(e.label());
       CHECK(e.seconds == g.launch_s + std::max(e.compute_s, e.dram_s));
-      CHECK(e.dram_s == Approx(s.operand_bytes() / g.dram_bytes_per_s));
+      // The DRAM term: the operands' bytes at the DRAM's bandwidth, or at what the busy SMs pull, if less.
+      CHECK(e.busy_sms >= 1);
+      CHECK(e.busy_sms <= g.sms);
+      CHECK(e.dram_s == Approx(s.operand_bytes() / std::min(g.dram_bytes_per_s, e.busy_sms * g.sm_dram_bytes_per_s)));
       CHECK(e.compute_s > 0.0);
     }
     // Chapter 08 everywhere, with step 1's waves; stream-K only where step 4 runs it; the narrow tiles up to 1024
@@ -546,6 +549,23 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     const ScheduleEstimate many = choose_schedule(layer.n, 8192, layer.k, g);
     CHECK(many.kind == ScheduleKind::Chapter08);
     CHECK(many.compute_s > many.dram_s);
+  }
+  // 8B O and down at one token on an H200's DRAM: the 64 x 8 tiles of the 4096 weights busy 64 SMs, which pull less
+  // than the DRAM gives, so the choice splits K in two and busies 128 (the sweep's fastest there).
+  MachineModel h200 = g;
+  h200.dram_bytes_per_s = 4.3e12;
+  for (const LinearLayer& layer : kLlamaLayers) {
+    if (layer.n != 4096) continue;  // Llama-3-8B's O and down
+    const SuiteShape one{1, layer};
+    const int k = layer.k;
+    const std::vector<ScheduleEstimate> all = estimate_schedules(4096, 1, k, h200);
+    REQUIRE(all.size() >= 3);
+    CHECK(all[1].label() == "BN");
+    CHECK(all[1].busy_sms == 64);
+    CHECK(all[1].dram_s == Approx(one.operand_bytes() / (64 * h200.sm_dram_bytes_per_s)));
+    const ScheduleEstimate e = choose_schedule(4096, 1, k, h200);
+    CHECK(e.label() == "BN s2");
+    CHECK(e.busy_sms == 128);
   }
   // 8B O and down at 512 tokens: chapter 08's 32 tiles busy half the 64 clusters; the narrow tiles, two columns of
   // 256 tokens, busy every SM (the sweep's fastest there).

@@ -8,6 +8,6 @@
 
 int main(int argc, char** argv) {
   return tc::figure_tool_main(argc, argv, "10_figures",
-                              "Writes chapter 10's waves, swap-AB, split-K, stream-K and MoE figures as SVG.",
+                              "Writes chapter 10's waves, swap-AB, split-K, stream-K, MoE and choice figures as SVG.",
                               chapter_figures);
 }

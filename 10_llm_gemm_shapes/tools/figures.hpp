@@ -9,6 +9,8 @@
 //                   shares (stream_k::Plan), one column a cluster, time down, with the partials and the fixups
 //   10_moe_groups.svg the 8-expert routing of step 6 (moe::zipf_routing, seed 2026): each expert's rows, and the same
 //                   groups as one numbering of tiles (grouped::make_plan), the empty group with none
+//   10_choice.svg   step 5's model at Llama-3-8B's down from 1 to 8192 tokens: every schedule's estimate
+//                   (estimate_schedules), the DRAM floor, and the one choose_schedule picks
 // docs/figures/10_*.svg are this file's output, written by 10_figures; a host test fails when the committed files
 // differ from it. Host code (the plans are host functions; the step headers also hold the kernels, so this compiles
 // as CUDA); no GPU. Errors: none.
@@ -18,6 +20,7 @@
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
+#include "step5_choice.cuh"
 #include "stream_k_plan.hpp"
 #include "grouped_plan.hpp"
 #include "moe_routing.hpp"
@@ -27,6 +30,8 @@
 #include "tc/svg.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -241,6 +246,71 @@ inline std::string moe_groups_figure() {
   return tc::svg::document(kLeft + kWidth + 160, y + 32, body);
 }
 
+// Step 5's estimates at 8B down (4096 x 14336) for 1 to 8192 tokens, on MachineModel's defaults with an H200's DRAM
+// (0.9 of its 4.8 TB/s, as current_machine reads it), the GPU the constants were fit on: one line a
+// schedule (log-log: tokens across, estimated time up), a grey line where the operands' DRAM time plus the launch
+// lies, and a black dot on the estimate choose_schedule picks, its label under the axis.
+inline std::string choice_figure() {
+  constexpr int kLeft = 70, kTop = 50, kWidth = 700, kHeight = 330, kPoints = 14;  // 1, 2, 4, ..., 8192 tokens
+  const LinearLayer layer{"8B", "down", 4096, 14336};
+  MachineModel g;
+  g.dram_bytes_per_s = 0.9 * 4.8e12;
+  static const char* const kLabels[] = {"ch08", "stream-K", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4"};
+  static const char* const kInk[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
+                                     "#666666"};
+  constexpr double kLowUs = 10.0, kDecades = 3.0;  // the y axis: 10 us to 10 ms
+  auto x_of = [&](int point) { return kLeft + point * kWidth / (kPoints - 1); };
+  auto y_of = [&](double seconds) {
+    const double decades = std::log10(seconds * 1e6 / kLowUs) / kDecades;
+    return kTop + kHeight - int(std::lround(std::clamp(decades, 0.0, 1.0) * kHeight));
+  };
+  std::string body = text(10, 20,
+                          "step 5's model at Llama-3-8B's down (4096 x 14336): each schedule's estimated time, "
+                          "and the one it picks",
+                          " font-size=\"13\"");
+  body += text(10, 38, "MachineModel's defaults (132 SMs, 64 clusters) with an H200's DRAM, " +
+                           std::to_string(int(g.dram_bytes_per_s / 1e9)) + " GB/s; log scales");
+  for (int d = 0; d <= 3; ++d) {  // the decades: 10 us, 100 us, 1 ms, 10 ms
+    const int y = kTop + kHeight - d * kHeight / 3;
+    body += "<line x1=\"" + std::to_string(kLeft) + "\" y1=\"" + std::to_string(y) + "\" x2=\"" +
+            std::to_string(kLeft + kWidth) + "\" y2=\"" + std::to_string(y) + "\" stroke=\"#ddd\"/>\n";
+    body += text(8, y + 4, d == 0 ? "10 us" : d == 1 ? "100 us" : d == 2 ? "1 ms" : "10 ms");
+  }
+  std::vector<std::string> lines(std::size(kLabels));
+  std::string floor_line, chosen_dots;
+  for (int point = 0; point < kPoints; ++point) {
+    const int tokens = 1 << point, x = x_of(point);
+    const std::vector<ScheduleEstimate> all = estimate_schedules(layer.n, tokens, layer.k, g);
+    for (const ScheduleEstimate& e : all)
+      for (std::size_t l = 0; l < lines.size(); ++l)
+        if (e.label() == kLabels[l]) lines[l] += std::to_string(x) + "," + std::to_string(y_of(e.seconds)) + " ";
+    const SuiteShape shape{tokens, layer};  // the floor: the operands once at the DRAM's bandwidth, all SMs pulling
+    floor_line += std::to_string(x) + "," +
+                  std::to_string(y_of(g.launch_s + shape.operand_bytes() / g.dram_bytes_per_s)) + " ";
+    const ScheduleEstimate chosen = choose_schedule(layer.n, tokens, layer.k, g);
+    chosen_dots += "<circle cx=\"" + std::to_string(x) + "\" cy=\"" + std::to_string(y_of(chosen.seconds)) +
+                   "\" r=\"4\" fill=\"black\"/>\n";
+    body += text(x - 12, kTop + kHeight + 18, std::to_string(tokens));
+    body += text(x - 12, kTop + kHeight + 34, chosen.label(), " font-size=\"9\"");
+  }
+  auto polyline = [](const std::string& points, const char* ink, const char* extra) {
+    return "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"" + ink + "\" stroke-width=\"1.5\"" + extra +
+           "/>\n";
+  };
+  body += polyline(floor_line, "#999", " stroke-dasharray=\"5 4\"");
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    if (lines[l].empty()) continue;
+    body += polyline(lines[l], kInk[l], "");
+    body += rect(kLeft + kWidth + 20, kTop + int(l) * 18, 12, 3, kInk[l]);
+    body += text(kLeft + kWidth + 38, kTop + int(l) * 18 + 5, kLabels[l]);
+  }
+  body += text(kLeft + kWidth + 20, kTop + 8 * 18 + 5, "-- DRAM + launch", " fill=\"#777\"");
+  body += text(kLeft + kWidth + 20, kTop + 9 * 18 + 5, "o the choice", " font-weight=\"bold\"");
+  body += chosen_dots;
+  body += text(kLeft, kTop + kHeight + 52, "tokens (the chosen schedule under each)");
+  return tc::svg::document(kLeft + kWidth + 150, kTop + kHeight + 66, body);
+}
+
 }  // namespace figures10
 
 inline std::vector<tc::Figure> chapter_figures() {
@@ -250,5 +320,6 @@ inline std::vector<tc::Figure> chapter_figures() {
       {"10_split_k.svg", figures10::split_k_figure()},
       {"10_stream_k.svg", figures10::stream_k_figure()},
       {"10_moe_groups.svg", figures10::moe_groups_figure()},
+      {"10_choice.svg", figures10::choice_figure()},
   };
 }
