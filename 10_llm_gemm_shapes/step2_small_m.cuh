@@ -7,8 +7,9 @@
 // Here a tile is 64 weights, wgmma's M and the least a warpgroup can take, by the tokens rounded up to a wgmma N of
 // 8, 16, 32, 64, 128 or 256: the same weight makes 64 tiles, four times as many SMs pulling on DRAM. A block is one
 // consumer warpgroup and one producer warp; its stages are small (8 KB of weights and 1 to 32 KB of tokens), so a
-// ring of 4 to 12 of them fits in half an SM, and two blocks share each SM: one block's first loads and last stores
-// run under the other's stream. The epilogue stores C from the registers: at these widths C is a few percent of the
+// ring of 4 to 12 of them fits in half an SM, and where the tiles outnumber the SMs two blocks share each SM: one
+// block's first loads and last stores run under the other's stream. Where they do not, a block has the SM and a
+// ring of 9 to 25 stages to itself. The epilogue stores C from the registers: at these widths C is a few percent of the
 // bytes, and a TMA store's 64-column chunks would not fit an N of 8.
 // Past 256 tokens a tile is no longer narrow, and step 1's wide cluster tiles (with their operand reuse) take over.
 // Shapes and layouts: as step 1 (suite.hpp: the weights are the kernel's M, row-major; the tokens its N, column-major
@@ -42,23 +43,34 @@
 
 // [doc:small_m_tile]
 // The tile: 64 weights by BlockN tokens, K in slices of 64 (128 bytes a row, the 128-byte swizzle), Stages slices in
-// flight. Two blocks an SM while the stages are small, so each block gets half of the SM's 228 KB, less the 1 KB the
-// hardware keeps per block; at BlockN = 256 a stage is 40 KB, and one block takes the SM.
+// flight. BlocksPerSm blocks share an SM and split its 228 KB, less the 1 KB the hardware keeps per block. Two while
+// the stages are small: one block's first loads and last stores run under the other's stream. One at BlockN = 256,
+// where a stage is 40 KB; and one wherever the grid has no more blocks than SMs, since the blocks spread one an SM
+// before any SM takes a second: a second slot would sit empty, and the one block's ring, the bytes it keeps in flight
+// from DRAM, would be half what the SM can hold.
 constexpr int small_m_blocks_per_sm(int block_n) { return block_n <= 128 ? 2 : 1; }
+constexpr int small_m_blocks_per_sm(int block_n, int blocks, int sms) {
+  return blocks <= sms ? 1 : small_m_blocks_per_sm(block_n);
+}
+// The slices in flight: as many as fit the block's share, each 64 + block_n rows of 128 bytes plus its two barriers,
+// after the 1 KB the 128B swizzle's alignment may take.
+constexpr int small_m_stages(int block_n, int blocks_per_sm) {
+  return (228 * 1024 / blocks_per_sm - 1024 - 1024) / ((64 + block_n) * tc::kSliceBytes + 16);
+}
 
-template <int BlockN_>
+template <int BlockN_, int BlocksPerSm_ = small_m_blocks_per_sm(BlockN_)>
 struct SmallMTile {
   static constexpr int BlockM = 64;       // one warpgroup's wgmma M: the fewest weights a tile can take
   static constexpr int BlockN = BlockN_;  // the tokens, rounded up to a wgmma N
   static constexpr int kThreads = 160;    // warps 0-3: the consumer warpgroup; warp 4: the producer
-  static constexpr int kBlocksPerSm = small_m_blocks_per_sm(BlockN);
+  static constexpr int kBlocksPerSm = BlocksPerSm_;
   static constexpr int kSliceABytes = BlockM * tc::kSliceBytes, kSliceBBytes = BlockN * tc::kSliceBytes;
   static constexpr int kStageBytes = kSliceABytes + kSliceBBytes;
   static constexpr int kAlign = 1024;  // the 128B swizzle's repeat (tc::aligned_smem)
-  static constexpr int kSmemPerBlock = 228 * 1024 / kBlocksPerSm - 1024;
-  static constexpr int Stages = (kSmemPerBlock - kAlign) / (kStageBytes + 16);  // 16: a stage's two barriers
+  static constexpr int Stages = small_m_stages(BlockN, kBlocksPerSm);
   static constexpr int kSmemBytes = Stages * kStageBytes + kAlign + 2 * Stages * 8;
   static_assert(BlockN % 8 == 0 && BlockN >= 8 && BlockN <= 256, "wgmma's N: a multiple of 8 up to 256");
+  static_assert(kBlocksPerSm == 1 || kBlocksPerSm == 2, "one block an SM, or two that share it");
   static_assert(kSliceABytes % kAlign == 0 && kSliceBBytes % kAlign == 0, "every slice starts on a swizzle atom");
   static_assert(Stages >= 4, "enough slices in flight to cover DRAM's latency of a microsecond or so");
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
@@ -180,18 +192,40 @@ std::pair<CUtensorMap, CUtensorMap> prepare_small_m(const char* what, int m, int
   return {tc::k_major_map(A, m, k, lda, Tile::BlockM), tc::k_major_map(B, n, k, ldb, Tile::BlockN)};
 }
 
-// Enqueues small_m_gemm_kernel<SmallMTile<BlockN>>: C = alpha A B + beta C as step 1 takes them. Preconditions: m,
-// n > 0; A and B as TMA addresses them; an SM 9.0 GPU. Errors: std::runtime_error when the GPU has too little shared
-// memory; std::invalid_argument from the tensor maps; tc::CudaError when the launch fails.
-template <int BlockN>
-void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-  using Tile = SmallMTile<BlockN>;
+// The SMs of the current GPU, asked once. Errors: tc::CudaError.
+inline int current_sms() {
+  static const int sms = [] {
+    int device = 0, count = 0;
+    TC_CHECK(cudaGetDevice(&device));
+    TC_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+    return count;
+  }();
+  return sms;
+}
+
+// Enqueues small_m_gemm_kernel<Tile>: C = alpha A B + beta C as step 1 takes them. Preconditions: m, n > 0; A and B
+// as TMA addresses them; an SM 9.0 GPU. Errors: std::runtime_error when the GPU has too little shared memory;
+// std::invalid_argument from the tensor maps; tc::CudaError when the launch fails.
+template <typename Tile>
+void launch_small_m_tile(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                         int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   constexpr auto kKernel = small_m_gemm_kernel<Tile>;
   const auto [map_a, map_b] = prepare_small_m<Tile, kKernel>("step 2 (small M)", m, n, k, A, lda, B, ldb);
   const dim3 grid(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN));
   kKernel<<<grid, Tile::kThreads, Tile::kSmemBytes, stream>>>(map_a, map_b, m, n, k, alpha, beta, C, ldc);
   tc::check_launch();
+}
+
+// Enqueues step 2's kernel on SmallMTile<BlockN>, one block an SM where the blocks do not outnumber the SMs
+// (small_m_blocks_per_sm). Preconditions and errors: as launch_small_m_tile.
+template <int BlockN>
+void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+  const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN);
+  if constexpr (small_m_blocks_per_sm(BlockN) == 2)
+    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
+      return launch_small_m_tile<SmallMTile<BlockN, 1>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  launch_small_m_tile<SmallMTile<BlockN>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }
 
 // [doc:step2]
@@ -230,10 +264,11 @@ struct Step2SmallM : SuiteStep {
 // step 1's past 256 tokens.
 inline StepPlan Step2SmallM::plan(const SuiteShape& s, int sms) {
   if (s.m > kMaxTokens) return Step1Chapter08::plan(s, sms);
-  const int n = block_n(s.m), per_sm = small_m_blocks_per_sm(n);
+  const int n = block_n(s.m), blocks = tc::ceil_div(s.n(), 64) * tc::ceil_div(s.m, n);
+  const int per_sm = small_m_blocks_per_sm(n, blocks, sms);
   StepPlan p;
   p.schedule = "64 x " + std::to_string(n) + " tiles, " + std::to_string(per_sm) + " a SM";
-  p.waves = tc::waves_of(tc::ceil_div(s.n(), 64) * tc::ceil_div(s.m, n), sms * per_sm);
+  p.waves = tc::waves_of(blocks, sms * per_sm);
   p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);
   return p;
 }

@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 // [doc:split_k_choice]
 // How step 3 splits a shape of m weights, n tokens (n <= 256) and k on `sms` SMs: step 2's tile for n, and the most
 // splits (1, 2, 4 or 8) whose blocks still fit one an SM, each split keeping at least kMinSlicesPerSplit slices of K
-// (a ring that never fills streams at a fraction of its depth). Why one an SM, where step 2 runs two: measured on an
+// (a ring that never fills streams at a fraction of its depth). Why one an SM, where two fit: measured on an
 // H200, 4 and 8 splits (two blocks an SM) ran slower than 2 at 8B O and down, slower even than step 2 (tools/
 // split_sweep.cu; docs/results/10_split_sweep_h200.txt). Host, pure.
 struct SplitChoice {
@@ -131,12 +131,11 @@ constexpr SplitChoice split_k_choice(int m, int n, int k, int sms) {
 }
 // [/doc:split_k_choice]
 
-// Enqueues split_k_gemm_kernel<SmallMTile<BlockN>, Splits, Plant> in clusters of Splits blocks: C = alpha A B + beta
-// C as step 2 takes them. Preconditions, errors: as launch_small_m.
-template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
-void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-  using Tile = SmallMTile<BlockN>;
+// Enqueues split_k_gemm_kernel<Tile, Splits, Plant> in clusters of Splits blocks: C = alpha A B + beta C as step 2
+// takes them. Preconditions, errors: as launch_small_m_tile.
+template <typename Tile, int Splits, PlantedSplit Plant>
+void launch_split_k_tile(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                         int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   constexpr auto kKernel = split_k_gemm_kernel<Tile, Splits, Plant>;
   const auto [map_a, map_b] = prepare_small_m<Tile, kKernel>("step 3 (split-K)", m, n, k, A, lda, B, ldb);
   cudaLaunchConfig_t config{};
@@ -154,15 +153,18 @@ void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
   TC_CHECK(cudaLaunchKernelEx(&config, kKernel, map_a, map_b, m, n, k, alpha, beta, C, ldc));
 }
 
-// The SMs of the current GPU, asked once.
-inline int current_sms() {
-  static const int sms = [] {
-    int device = 0, count = 0;
-    TC_CHECK(cudaGetDevice(&device));
-    TC_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  return sms;
+// Enqueues step 3's kernel on SmallMTile<BlockN>, one block an SM where the blocks do not outnumber the SMs
+// (small_m_blocks_per_sm), as step 2: split_k_choice's splits always do. Preconditions, errors: as
+// launch_small_m_tile.
+template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
+void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                    int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+  const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN) * Splits;
+  if constexpr (small_m_blocks_per_sm(BlockN) == 2)
+    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
+      return launch_split_k_tile<SmallMTile<BlockN, 1>, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C,
+                                                                        ldc, stream);
+  launch_split_k_tile<SmallMTile<BlockN>, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }
 
 // Runs split_k_choice's kernel: SmallMTile<block_n> in clusters of `splits` (step 2's kernel where splits = 1).
@@ -206,13 +208,13 @@ struct Step3SplitK : SuiteStep {
 };
 // [/doc:step3]
 
-// Step 3's schedule and waves: split_k_choice's blocks, two an SM (one at 256 tokens), as step 2 counts them.
+// Step 3's schedule and waves: split_k_choice's blocks, one an SM, as step 2 counts them.
 inline StepPlan Step3SplitK::plan(const SuiteShape& s, int sms) {
   if (s.m > Step2SmallM::kMaxTokens) return Step1Chapter08::plan(s, sms);
   const SplitChoice c = split_k_choice(s.n(), s.m, s.k(), sms);
-  const int per_sm = small_m_blocks_per_sm(c.block_n);
-  StepPlan p;
   if (c.splits == 1) return Step2SmallM::plan(s, sms);
+  const int per_sm = small_m_blocks_per_sm(c.block_n, c.tiles * c.splits, sms);  // 1: the choice fits one an SM
+  StepPlan p;
   p.schedule = "64 x " + std::to_string(c.block_n) + " tiles, split-K " + std::to_string(c.splits);
   p.waves = tc::waves_of(c.tiles * c.splits, sms * per_sm);
   p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);

@@ -11,7 +11,7 @@
 //             the SM sharing both), plus the start and end of each wave after the first where the blocks are
 //             not persistent (the narrow tiles: the launch covers the first)
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
-//          can pull, if less: an SM's ring holds a bounded number of bytes in flight, so a few SMs cannot fill DRAM
+//          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
 // shares, the narrow tiles on the SMs' block slots. Six constants are fit to the measured sweep
 // (tools/schedule_sweep.cu); the rest are the GPU's (MachineModel).
@@ -55,8 +55,9 @@ struct MachineModel {
                                     // split (fit)
   double narrow_wave_s = 15e-6;     // each narrow wave after the first: its blocks fill their rings from empty and
                                     // store their tiles, and no block of another wave runs under either (fit)
-  double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM: its ring's bytes in flight over DRAM's latency
-                                     // under load; it binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
+  double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
+                                     // slices in flight pulls no faster than with 12); it binds below about 85 busy
+                                     // SMs, as at 64 tiles of 64 weights (fit)
 };
 // [/doc:machine_model]
 
@@ -123,8 +124,9 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
       ScheduleEstimate e;
       e.kind = ScheduleKind::Narrow;
       e.block_n = block_n, e.splits = splits, e.half_n = block_n != full;
-      const int per_sm = small_m_blocks_per_sm(block_n);
-      e.waves = tc::waves_of(tc::ceil_div(m, 64) * tc::ceil_div(n, block_n) * splits, g.sms * per_sm);
+      const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, block_n) * splits;
+      const int per_sm = small_m_blocks_per_sm(block_n, blocks, g.sms);  // as steps 2 and 3 launch them
+      e.waves = tc::waves_of(blocks, g.sms * per_sm);
       // The blocks that share an SM in a full wave share its tensor cores and its intake from L2.
       const int sharing = std::min(per_sm, tc::ceil_div(std::min(e.waves.units, g.sms * per_sm), g.sms));
       const double slice_s = sharing * std::max(2.0 * 64 * block_n * tc::kSliceK / g.sm_flops_per_s,
