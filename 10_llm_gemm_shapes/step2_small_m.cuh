@@ -7,9 +7,9 @@
 // Here a tile is 64 weights, wgmma's M and the least a warpgroup can take, by the tokens rounded up to a wgmma N of
 // 8, 16, 32, 64, 128 or 256: the same weight makes 64 tiles, four times as many SMs pulling on DRAM. A block is one
 // consumer warpgroup and one producer warp; its stages are small (8 KB of weights and 1 to 32 KB of tokens), so a
-// ring of 4 to 12 of them fits in half an SM, and where the tiles outnumber the SMs two blocks share each SM: one
-// block's first loads and last stores run under the other's stream. Where they do not, a block has the SM and a
-// ring of 9 to 25 stages to itself. The epilogue stores C from the registers: at these widths C is a few percent of the
+// ring of 4 to 12 of them fits in half an SM, and two blocks share each SM: one block's first loads and last stores
+// run under the other's stream. At 128 tokens, where half an SM holds only 4 stages, a grid of no more blocks than
+// SMs runs one block an SM with 9. The epilogue stores C from the registers: at these widths C is a few percent of the
 // bytes, and a TMA store's 64-column chunks would not fit an N of 8.
 // Past 256 tokens a tile is no longer narrow, and step 1's wide cluster tiles (with their operand reuse) take over.
 // Shapes and layouts: as step 1 (suite.hpp: the weights are the kernel's M, row-major; the tokens its N, column-major
@@ -45,17 +45,20 @@
 // The tile: 64 weights by BlockN tokens, K in slices of 64 (128 bytes a row, the 128-byte swizzle), Stages slices in
 // flight. BlocksPerSm blocks share an SM and split its 228 KB, less the 1 KB the hardware keeps per block. Two while
 // the stages are small: one block's first loads and last stores run under the other's stream. One at BlockN = 256,
-// where a stage is 40 KB; and one wherever the grid has no more blocks than SMs, since the blocks spread one an SM
-// before any SM takes a second: a second slot would sit empty, and the one block's ring, the bytes it keeps in flight
-// from DRAM, would be half what the SM can hold.
+// where a stage is 40 KB.
 constexpr int small_m_blocks_per_sm(int block_n) { return block_n <= 128 ? 2 : 1; }
-constexpr int small_m_blocks_per_sm(int block_n, int blocks, int sms) {
-  return blocks <= sms ? 1 : small_m_blocks_per_sm(block_n);
-}
 // The slices in flight: as many as fit the block's share, each 64 + block_n rows of 128 bytes plus its two barriers,
 // after the 1 KB the 128B swizzle's alignment may take.
 constexpr int small_m_stages(int block_n, int blocks_per_sm) {
   return (228 * 1024 / blocks_per_sm - 1024 - 1024) / ((64 + block_n) * tc::kSliceBytes + 16);
+}
+// And one block an SM where half an SM's ring is shallow (fewer than kShallowRing stages: at BlockN = 128 it holds 4)
+// and the grid does not outnumber the SMs: the blocks spread one an SM before any SM takes a second, so the second
+// slot would sit empty, and the one block may as well take the whole SM's ring (9 stages at BlockN = 128). Where half
+// an SM already holds 6 stages or more, the deeper ring did not pay on an H200 (docs/results/10_ring_depth_h200.txt).
+inline constexpr int kShallowRing = 6;
+constexpr int small_m_blocks_per_sm(int block_n, int blocks, int sms) {
+  return blocks <= sms && small_m_stages(block_n, 2) < kShallowRing ? 1 : small_m_blocks_per_sm(block_n);
 }
 
 template <int BlockN_, int BlocksPerSm_ = small_m_blocks_per_sm(BlockN_)>
@@ -216,13 +219,13 @@ void launch_small_m_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
   tc::check_launch();
 }
 
-// Enqueues step 2's kernel on SmallMTile<BlockN>, one block an SM where the blocks do not outnumber the SMs
-// (small_m_blocks_per_sm). Preconditions and errors: as launch_small_m_tile.
+// Enqueues step 2's kernel on SmallMTile<BlockN>, one block an SM where small_m_blocks_per_sm says so (only
+// BlockN = 128 compiles that tile). Preconditions and errors: as launch_small_m_tile.
 template <int BlockN>
 void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN);
-  if constexpr (small_m_blocks_per_sm(BlockN) == 2)
+  if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
     if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
       return launch_small_m_tile<SmallMTile<BlockN, 1>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   launch_small_m_tile<SmallMTile<BlockN>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);

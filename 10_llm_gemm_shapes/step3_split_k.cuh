@@ -153,14 +153,13 @@ void launch_split_k_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
   TC_CHECK(cudaLaunchKernelEx(&config, kKernel, map_a, map_b, m, n, k, alpha, beta, C, ldc));
 }
 
-// Enqueues step 3's kernel on SmallMTile<BlockN>, one block an SM where the blocks do not outnumber the SMs
-// (small_m_blocks_per_sm), as step 2: split_k_choice's splits always do. Preconditions, errors: as
-// launch_small_m_tile.
+// Enqueues step 3's kernel on SmallMTile<BlockN>, one block an SM where small_m_blocks_per_sm says so, as step 2.
+// Preconditions, errors: as launch_small_m_tile.
 template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
 void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN) * Splits;
-  if constexpr (small_m_blocks_per_sm(BlockN) == 2)
+  if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
     if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
       return launch_split_k_tile<SmallMTile<BlockN, 1>, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C,
                                                                         ldc, stream);
@@ -208,12 +207,12 @@ struct Step3SplitK : SuiteStep {
 };
 // [/doc:step3]
 
-// Step 3's schedule and waves: split_k_choice's blocks, one an SM, as step 2 counts them.
+// Step 3's schedule and waves: split_k_choice's blocks, on the SMs' slots as step 2 counts them.
 inline StepPlan Step3SplitK::plan(const SuiteShape& s, int sms) {
   if (s.m > Step2SmallM::kMaxTokens) return Step1Chapter08::plan(s, sms);
   const SplitChoice c = split_k_choice(s.n(), s.m, s.k(), sms);
   if (c.splits == 1) return Step2SmallM::plan(s, sms);
-  const int per_sm = small_m_blocks_per_sm(c.block_n, c.tiles * c.splits, sms);  // 1: the choice fits one an SM
+  const int per_sm = small_m_blocks_per_sm(c.block_n, c.tiles * c.splits, sms);  // as launch_split_k runs it
   StepPlan p;
   p.schedule = "64 x " + std::to_string(c.block_n) + " tiles, split-K " + std::to_string(c.splits);
   p.waves = tc::waves_of(c.tiles * c.splits, sms * per_sm);

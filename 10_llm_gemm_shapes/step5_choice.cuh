@@ -56,8 +56,8 @@ struct MachineModel {
   double narrow_wave_s = 15e-6;     // each narrow wave after the first: its blocks fill their rings from empty and
                                     // store their tiles, and no block of another wave runs under either (fit)
   double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
-                                     // slices in flight pulls no faster than with 12); it binds below about 85 busy
-                                     // SMs, as at 64 tiles of 64 weights (fit)
+                                     // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
+                                     // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
 };
 // [/doc:machine_model]
 

@@ -142,7 +142,7 @@ TEST_CASE("step 1 passes both checks at suite shapes, through the padded path an
   }
   check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
   check({64, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);
-  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
+  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);  // 64 tiles of 64 x 128: one block an SM
   check({2048, LinearLayer{"8B", "O", 4096, 4096}}, 1, 0);
 }
 
@@ -163,25 +163,30 @@ TEST_CASE("step 2's tile: wgmma's N from the tokens, the deepest ring that fits,
   CHECK(SmallMTile<128>::Stages == 4);
   CHECK(SmallMTile<256>::Stages == 5);
   CHECK(SmallMTile<128>::kBlocksPerSm == 2);
-  // One block an SM, where the grid does not outnumber the SMs: the whole SM's ring.
-  CHECK(SmallMTile<8, 1>::Stages == 25);
+  // One block an SM at 128 tokens, where half an SM's ring is 4 stages, if the grid does not outnumber the SMs.
   CHECK(SmallMTile<128, 1>::Stages == 9);
-  CHECK(small_m_blocks_per_sm(64, 132, 132) == 1);
-  CHECK(small_m_blocks_per_sm(64, 133, 132) == 2);
+  CHECK(small_m_blocks_per_sm(128, 132, 132) == 1);
+  CHECK(small_m_blocks_per_sm(128, 133, 132) == 2);
+  CHECK(small_m_blocks_per_sm(64, 64, 132) == 2);  // 6 stages in half an SM: deep enough
+  CHECK(small_m_blocks_per_sm(8, 64, 132) == 2);
   CHECK(small_m_blocks_per_sm(256, 1000, 132) == 1);
   CHECK(SmallMTile<256>::kBlocksPerSm == 1);
   CHECK(2 * (SmallMTile<8>::kSmemBytes + 1024) <= 228 * 1024);
   CHECK(2 * (SmallMTile<128>::kSmemBytes + 1024) <= 228 * 1024);
 }
 
-TEST_CASE("step 2's plan: 64-weight tiles, one block an SM where they are fewer than the SMs, else two", "[step2]") {
-  // One token through Llama-3-8B's O: 64 tiles, one block an SM, 68 of 132 SMs idle (step 1: 100).
+TEST_CASE("step 2's plan: 64-weight tiles on every SM's two blocks, one at 128 tokens where they fit", "[step2]") {
+  // One token through Llama-3-8B's O: 64 tiles, one wave of 264 block slots, 68 of 132 SMs idle (step 1: 100).
   const StepPlan one = Step2SmallM::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
   CHECK(one.waves.units == 64);
-  CHECK(one.waves.workers == 132);
+  CHECK(one.waves.workers == 264);
   CHECK(one.waves.waves == 1);
   CHECK(one.idle_sms_last_wave == 68);
-  CHECK(one.schedule == "64 x 8 tiles, 1 a SM");
+  CHECK(one.schedule == "64 x 8 tiles, 2 a SM");
+  // 8B QKV at 128 tokens: 96 tiles of 64 x 128, one block an SM.
+  const StepPlan qkv = Step2SmallM::plan({128, LinearLayer{"8B", "QKV", 6144, 4096}}, 132);
+  CHECK(qkv.waves.workers == 132);
+  CHECK(qkv.schedule == "64 x 128 tiles, 1 a SM");
   // 70B gate+up at 128 tokens: 896 tiles, 4 waves, the last of 104 blocks on 104 SMs.
   const StepPlan wide = Step2SmallM::plan({128, LinearLayer{"70B", "gate+up", 57344, 8192}}, 132);
   CHECK(wide.waves.units == 896);
@@ -206,8 +211,8 @@ TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path a
   for (int m : {8, 9, 17, 40, 64, 100, 200, 256, 300})
     check({m, LinearLayer{"-", "narrow", 1000, 200}}, 1, 0);
   check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
-  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
-  check({16, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);  // 448 tiles: two blocks an SM
+  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);  // 64 tiles of 64 x 128: one block an SM
+  check({128, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);  // 448 tiles of 64 x 128: two blocks an SM
 }
 
 TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each with 8 slices of K at least", "[step3]") {
@@ -557,7 +562,7 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     CHECK(many.kind == ScheduleKind::Chapter08);
     CHECK(many.compute_s > many.dram_s);
   }
-  // 8B O and down at one token: 64 tiles of 64 x 8, fewer than the SMs, one block an SM on 64 SMs, which pull less
+  // 8B O and down at one token: 64 tiles of 64 x 8, fewer than the SMs, one block on each of 64 SMs, which pull less
   // than an H200's DRAM gives; two splits busy 128 SMs.
   for (const LinearLayer& layer : kLlamaLayers) {
     if (layer.n != 4096) continue;  // Llama-3-8B's O and down
@@ -565,7 +570,7 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     REQUIRE(all.size() >= 3);
     CHECK(all[1].label() == "BN");
     CHECK(all[1].busy_sms == 64);
-    CHECK(all[1].waves.workers == 132);  // one block an SM
+    CHECK(all[1].waves.workers == 264);  // two slots an SM, the second left empty
     CHECK(all[2].label() == "BN s2");
     CHECK(all[2].busy_sms == 128);
     CHECK(64 * g.sm_dram_bytes_per_s < 4.3e12);
