@@ -142,7 +142,7 @@ TEST_CASE("step 1 passes both checks at suite shapes, through the padded path an
   }
   check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
   check({64, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);
-  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);  // 64 tiles of 64 x 128: one block an SM
+  check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);
   check({2048, LinearLayer{"8B", "O", 4096, 4096}}, 1, 0);
 }
 
