@@ -145,9 +145,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           // epilogue's), so that neither queues a group ahead of the other's and each one's adds run under the
           // other's wgmmas.
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          if (consumer == 1) mma_slice_fresh<N, Input>(part, a_r, b);
-          tc::named_barrier_sync(3, 256);
-          if (consumer == 0) mma_slice_fresh<N, Input>(part, a_r, b);
+          mma_slice_fresh<N, Input>(part, a_r, b);  // EXPERIMENT: no turns
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added

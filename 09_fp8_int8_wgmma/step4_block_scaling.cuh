@@ -136,9 +136,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
           // The consumers take turns group by group, as in step 3.
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          if (consumer == 1) mma_slice_fresh<N, Input>(part, a_r, b);
-          tc::named_barrier_sync(3, 256);
-          if (consumer == 0) mma_slice_fresh<N, Input>(part, a_r, b);
+          mma_slice_fresh<N, Input>(part, a_r, b);  // EXPERIMENT: no turns
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added
