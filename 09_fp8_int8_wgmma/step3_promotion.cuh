@@ -7,10 +7,11 @@
 // values (one slice, four k32 wgmmas) runs into a scratch accumulator, the first wgmma overwriting it (scale-d 0), and
 // the warpgroup then adds the scratch into its fp32 accumulators with ordinary FADDs: each group's sum starts from
 // zero, and fp32 holds the running total. The adds of one consumer overlap the other consumer's wgmmas: the two
-// warpgroups take turns on the tensor core, as in chapter 08, and each one's adds fill the other's turn. The price is
-// registers: the scratch is one 64 x 128 row block (64 more a thread), which the 192-row tile cannot spare, so the tile
-// is 128 x 256, split along N as step 5's is (each consumer all 128 rows by its 128 columns, two m64n128k32 row
-// blocks: 128 accumulators and 64 of scratch), the epilogue staged in the consumer's half of B as there.
+// warpgroups share the tensor core, each issuing its next group once its adds are done, so that each one's adds run
+// under the other's group. The price is registers: the scratch is one 64 x 128 row block (64 more a thread), which
+// the 192-row tile cannot spare, so the tile is 128 x 256, split along N as step 5's is (each consumer all 128 rows by
+// its 128 columns, two m64n128k32 row blocks: 128 accumulators and 64 of scratch), the epilogue staged in the
+// consumer's half of B as there.
 #pragma once
 
 #include "gemm_8bit.cuh"
@@ -140,12 +141,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
             tc::wgmma_wait_group<0>();
             continue;
           }
-          // The consumers take turns on the tensor core, group by group: consumer 1 issues its group, then consumer 0
-          // (named barrier 3 between them, both consumers' 256 threads at the one instruction; 1 and 2 are the
-          // epilogue's), so that neither queues a group ahead of the other's and each one's adds run under the
-          // other's wgmmas.
+          // Each consumer issues its group as soon as its last adds are done, and the tensor core runs the two
+          // consumers' groups in the order they arrive: while one consumer adds, the other's group runs. No barrier
+          // orders them: strict turns (a named barrier between the consumers) measured 1-3% slower on an H200
+          // (docs/results/09_no_turns_h200.txt), a barrier's wait more before each group.
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          mma_slice_fresh<N, Input>(part, a_r, b);  // EXPERIMENT: no turns
+          mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added

@@ -134,9 +134,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           int row = 64 * r + lo;
           if constexpr (Tile::kPlant == tc::PlantedBug::AScaleWrongRow) row ^= 1;  // planted: the neighbour row's
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
-          // The consumers take turns group by group, as in step 3.
+          // The consumers share the tensor core as in step 3: each issues its group once its last adds are done.
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          mma_slice_fresh<N, Input>(part, a_r, b);  // EXPERIMENT: no turns
+          mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
             if (s == 1) continue;  // planted: K group 1 is never added

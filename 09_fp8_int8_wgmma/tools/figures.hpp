@@ -58,9 +58,10 @@ inline std::string k32_slice_figure() {
 
 // Step 3's order, simulated on a model: a wgmma group takes kMma units on the tensor core, which runs groups in the
 // order they were issued; its consumer sees it complete kSeen units later (wgmma.wait_group), adds it into the fp32
-// accumulators for kAdd units, then issues its next group. Two consumers, two row blocks a slice, `slices` slices.
-// The units are picked to show the case step 3 is in (docs/09, "Results"): when seeing the group and adding it take
-// longer than the other consumer's group, the tensor core idles for the difference, once a group.
+// accumulators for kAdd units, then issues its next group. Two consumers, two row blocks a slice, `slices` slices;
+// whichever consumer is ready first issues first (no barrier orders them: step3_promotion.cuh). The units are picked
+// to show the case step 3 is in (docs/09, "Results"): when seeing the group and adding it take longer than the other
+// consumer's group, the tensor core idles for the difference, once a group.
 inline std::string promotion_timeline_figure(int slices) {
   constexpr int kMma = 4, kSeen = 2, kAdd = 3, kUnit = 14, kLeft = 150, kTop = 60, kRowH = 34;
   struct Bar {
@@ -70,20 +71,22 @@ inline std::string promotion_timeline_figure(int slices) {
   std::vector<Bar> bars;
   int tensor_free = 0, end = 0;
   int ready[2] = {0, 0};  // when each consumer issues its next group
+  int issued[2] = {0, 0};  // the groups each consumer has issued
   const int groups = 2 * slices;
-  for (int g = 0; g < groups; ++g)
-    for (int c = 0; c < 2; ++c) {  // the consumers take turns: each one's group queues behind the other's
-      const int start = std::max(tensor_free, ready[c]), done = start + kMma;
-      tensor_free = done;
-      const std::string name = "C" + std::to_string(c + 1) + " s" + std::to_string(g / 2) + " rb" +
-                               std::to_string(g % 2);
-      bars.push_back({0, start, kMma, c, name});
-      bars.push_back({1 + c, done, kSeen, 7, "wait"});
-      bars.push_back({1 + c, done + kSeen, kAdd, c + 2, "add rb" + std::to_string(g % 2)});
-      ready[c] = done + kSeen + kAdd;
-      end = std::max(end, ready[c]);
-    }
-  std::string body = text(10, 20, "step 3's promotion: two consumers take turns on the tensor core", " font-size=\"13\"");
+  while (issued[0] < groups || issued[1] < groups) {
+    // The next group on the tensor core is the one issued first (consumer 1 on a tie).
+    const int c = issued[1] == groups || (issued[0] < groups && ready[0] <= ready[1]) ? 0 : 1, g = issued[c]++;
+    const int start = std::max(tensor_free, ready[c]), done = start + kMma;
+    tensor_free = done;
+    const std::string name = "C" + std::to_string(c + 1) + " s" + std::to_string(g / 2) + " rb" +
+                             std::to_string(g % 2);
+    bars.push_back({0, start, kMma, c, name});
+    bars.push_back({1 + c, done, kSeen, 7, "wait"});
+    bars.push_back({1 + c, done + kSeen, kAdd, c + 2, "add rb" + std::to_string(g % 2)});
+    ready[c] = done + kSeen + kAdd;
+    end = std::max(end, ready[c]);
+  }
+  std::string body = text(10, 20, "step 3's promotion: two consumers share the tensor core", " font-size=\"13\"");
   body += text(10, 38, "a model, not a measurement: a group runs " + std::to_string(kMma) + " units, its consumer "
                        "sees it " + std::to_string(kSeen) + " later and adds for " + std::to_string(kAdd) +
                        "; gaps on the tensor core are where neither consumer has a group queued");
