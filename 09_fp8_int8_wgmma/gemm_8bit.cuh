@@ -3,11 +3,11 @@
 //
 // Every step computes C = alpha * A * B + beta * C (fp8 steps: times the operands' scales) with A row-major M x K and B
 // column-major K x N: both K-major, the only layout 8-bit wgmma reads (it takes no transpose for 8-bit types). The
-// kernels are chapter 08's step 5 (tc/taller_tile_gemm.cuh) with another slice: 128 8-bit values of K a row instead of
-// 64 16-bit ones, the same 128 bytes, so the ring, the producer, the clusters and the TMA-store epilogue are
-// unchanged. Any M, N and K: TMA reads zeros past the edges of A and B and the TMA store clips C; operands TMA cannot
-// address (ld not a multiple of 16 bytes, a base not 16-byte aligned, m * sizeof(C) not a multiple of 16 bytes) take
-// the padded path of tc/padded_gemm.hpp.
+// kernels run on chapter 08's machinery with another slice: 128 8-bit values of K a row instead of 64 16-bit ones,
+// the same 128 bytes, so the ring, the producer (tc::ws_load_tiles), the clusters, the persistent grid and the
+// TMA-store epilogue are common's, unchanged; each step has its own consumer loop. Any M, N and K: TMA reads zeros
+// past the edges of A and B and the TMA store clips C; operands TMA cannot address (ld not a multiple of 16 bytes, a
+// base not 16-byte aligned, m * sizeof(C) not a multiple of 16 bytes) take the padded path of tc/padded_gemm.hpp.
 #pragma once
 
 #include "tc/layouts/tags.hpp"

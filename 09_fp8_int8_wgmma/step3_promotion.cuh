@@ -8,10 +8,11 @@
 // the warpgroup then adds the scratch into its fp32 accumulators with ordinary FADDs: each group's sum starts from
 // zero, and fp32 holds the running total. The adds of one consumer overlap the other consumer's wgmmas: the two
 // warpgroups share the tensor core, each issuing its next group once its adds are done, so that each one's adds run
-// under the other's group. The price is registers: the scratch is one 64 x 128 row block (64 more a thread), which
-// the 192-row tile cannot spare, so the tile is 128 x 256, split along N as step 5's is (each consumer all 128 rows by
-// its 128 columns, two m64n128k32 row blocks: 128 accumulators and 64 of scratch), the epilogue staged in the
-// consumer's half of B as there.
+// under the other's group. The price is registers: a scratch as large as step 1's m64n256 accumulator would take 128
+// more a thread, which a consumer does not have, so the same 128 x 256 tile is split along N instead of M (each
+// consumer all 128 rows by its 128 columns, two m64n128k32 row blocks: 128 accumulators, and one row block's 64 of
+// scratch). A consumer now reads only its half of B, so it stages its epilogue there, in the tile's last stage, as
+// chapter 08's step 5 does, instead of in 32 KB of its own.
 #pragma once
 
 #include "gemm_8bit.cuh"
@@ -33,7 +34,7 @@
 #include <cstdint>
 
 // [doc:promoted_tile]
-// The promoted tile: chapter 08's 128 x 256 tile (tc::WsTile: 4 stages, 2-block clusters, one A box of 128 rows),
+// The promoted tile: step 1's 128 x 256 tile (tc::WsTile: 4 stages, 2-block clusters, here one A box of 128 rows),
 // split between the consumers along N instead of M, so that each holds two 64-row accumulators of N = 128 and one
 // scratch row block. The constants below replace the base's where they differ (a derived struct's static members hide
 // the base's of the same name): the split, and the register budget, which counts the scratch.

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -163,6 +164,17 @@ TEST_CASE("the fp8 traits are exact to double and round to nearest even, saturat
   CHECK(tc::fp8_tensor_scale<__nv_fp8_e4m3>({0.5f, -0.875f, 0.25f}) == 0.875f / 448.0f);
 }
 
+TEST_CASE("each step's tile fits an H200 block and gives its consumers what they hold", "[tiles]") {
+  // Steps 1 and 5: one m64n256 accumulator a consumer, its 64 rows of A one TMA box, C staged apart from the ring.
+  STATIC_REQUIRE(Step1Tile::kRowBlocks == 1 && Step1Tile::kConsumerCols == 256 && Step1Tile::kABoxRows == 64);
+  STATIC_REQUIRE(Step1Tile::kSmemBytes <= 227 * 1024);
+  STATIC_REQUIRE(std::is_same_v<Step1Tile, Step5Tile>);
+  // Step 3: the same 128 x 256 tile split along N, two m64n128 row blocks and a scratch one, C staged in half of B.
+  STATIC_REQUIRE(Step3Tile::BlockM == Step1Tile::BlockM && Step3Tile::BlockN == Step1Tile::BlockN);
+  STATIC_REQUIRE(Step3Tile::kRowBlocks == 2 && Step3Tile::kConsumerCols == 128 && Step3Tile::kEpilogueBytes == 0);
+  STATIC_REQUIRE(Step3Tile::kConsumerRegisters >= Step3Tile::kAccumulators + Step3Tile::kScratch + 48);
+}
+
 TEST_CASE("the 8-bit launchers reject bad arguments with one-line errors", "[errors]") {
   const std::string lda = tc::test::thrown_message<std::invalid_argument>([] {
     tc::launch_gemm_any_size<Int8Gemm<tc::S8S32>>(64, 64, 64, 1, static_cast<const std::int8_t*>(nullptr), 32,
@@ -186,7 +198,7 @@ TEST_CASE("the int8 step passes both checks on one tile, many tiles, ragged shap
   for_each_int8([&](auto p) {
     using G = Int8Gemm<decltype(p)>;
     for (auto [alpha, beta] : tc::test::gemm_scales<typename G::Input>()) {
-      tc::test::check_launcher<G>(cublas, 192, 256, 128, alpha, beta, 71);          // one tall tile, one slice
+      tc::test::check_launcher<G>(cublas, 192, 256, 128, alpha, beta, 71);          // a tile and a half, one slice
       tc::test::check_launcher<G>(cublas, 17, 33, 65, alpha, beta, 71);             // the padded path (lda = 65)
       tc::test::check_launcher<G>(cublas, 384, 512, 448, alpha, beta, 71, 0, tc::test::Ld::Padded);
     }
@@ -203,9 +215,9 @@ TEST_CASE("the fp8 steps pass both checks on one tile, many tiles, ragged shapes
   for_each_fp8([&](auto gemm) {
     using G = decltype(gemm);
     for (auto [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{0.5, 2.0}}) {
-      check_fp8<G>(cublas, 192, 256, 128, alpha, beta);    // one tall tile (step 3: two rows of tiles), one slice
+      check_fp8<G>(cublas, 192, 256, 128, alpha, beta);    // a 128-row tile and half of one, one slice
       check_fp8<G>(cublas, 17, 33, 65, alpha, beta);       // the padded path (lda = 65)
-      check_fp8<G>(cublas, 384, 512, 448, alpha, beta);    // 2 M tiles of 192 and 3.5 slices
+      check_fp8<G>(cublas, 384, 512, 448, alpha, beta);    // 3 M tiles of 128 and 3.5 slices
     }
     check_fp8<G>(cublas, 4095, 4097, 1000, 1.0, 0.0);     // k = 1000: the padded path (lda 1000 bytes)
     check_fp8<G>(cublas, 4096, 4096, 1024, 0.5, 2.0);     // TMA, no copies
@@ -230,8 +242,7 @@ TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its p
   // 64..127 of every tile get rows 0..63's products; both exact checks must see it, and the unplanted kernel pass.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  using PlantedTile = tc::WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes,
-                                 Step5Tile::BlockM, Step5Tile::ShortM, tc::PlantedBug::ABoxRepeated>;
+  using PlantedTile = WideTile<tc::PlantedBug::ABoxRepeated>;  // steps 1 and 5's tile: two 64-row A boxes
   {
     // tc::test::check_planted_bug_fails's check, with s32 C: the same s8 operands, the planted and the correct kernel.
     const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
