@@ -60,6 +60,9 @@ inline constexpr int kShallowRing = 6;
 constexpr int small_m_blocks_per_sm(int block_n, int blocks, int sms) {
   return blocks <= sms && small_m_stages(block_n, 2) < kShallowRing ? 1 : small_m_blocks_per_sm(block_n);
 }
+// The narrow tiles of C (m weights by n tokens) for one split of K: 64 weights by block_n tokens each. Steps 2, 3 and 5
+// count their blocks with it (times the splits), so that each runs the tile small_m_blocks_per_sm picks for them.
+constexpr int small_m_tiles(int m, int n, int block_n) { return tc::ceil_div(m, 64) * tc::ceil_div(n, block_n); }
 
 template <int BlockN_, int BlocksPerSm_ = small_m_blocks_per_sm(BlockN_)>
 struct SmallMTile {
@@ -219,16 +222,23 @@ void launch_small_m_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
   tc::check_launch();
 }
 
-// Enqueues step 2's kernel on SmallMTile<BlockN>, one block an SM where small_m_blocks_per_sm says so (only
-// BlockN = 128 compiles that tile). Preconditions and errors: as launch_small_m_tile.
+// Calls launch(tile) with the narrow tile for `blocks` blocks of BlockN tokens on this GPU: SmallMTile<BlockN, 1>
+// where small_m_blocks_per_sm says one block an SM (only BlockN = 128 compiles that tile), else SmallMTile<BlockN>.
+// Steps 2 and 3 launch through it.
+template <int BlockN, typename Launch>
+void with_small_m_tile(int blocks, const Launch& launch) {
+  if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
+    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1) return launch(SmallMTile<BlockN, 1>{});
+  launch(SmallMTile<BlockN>{});
+}
+
+// Enqueues step 2's kernel on the tile with_small_m_tile picks. Preconditions and errors: as launch_small_m_tile.
 template <int BlockN>
 void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-  const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN);
-  if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
-    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
-      return launch_small_m_tile<SmallMTile<BlockN, 1>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  launch_small_m_tile<SmallMTile<BlockN>>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  with_small_m_tile<BlockN>(small_m_tiles(m, n, BlockN), [&](auto tile) {
+    launch_small_m_tile<decltype(tile)>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  });
 }
 
 // [doc:step2]
@@ -267,7 +277,7 @@ struct Step2SmallM : SuiteStep {
 // step 1's past 256 tokens.
 inline StepPlan Step2SmallM::plan(const SuiteShape& s, int sms) {
   if (s.m > kMaxTokens) return Step1Chapter08::plan(s, sms);
-  const int n = block_n(s.m), blocks = tc::ceil_div(s.n(), 64) * tc::ceil_div(s.m, n);
+  const int n = block_n(s.m), blocks = small_m_tiles(s.n(), s.m, n);
   const int per_sm = small_m_blocks_per_sm(n, blocks, sms);
   StepPlan p;
   p.schedule = "64 x " + std::to_string(n) + " tiles, " + std::to_string(per_sm) + " a SM";

@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 struct SplitChoice {
   int block_n = 8;
   int splits = 1;
-  int tiles = 0;  // ceil(m / 64) x ceil(n / block_n)
+  int tiles = 0;  // small_m_tiles(m, n, block_n)
 };
 
 inline constexpr int kMinSlicesPerSplit = 8;
@@ -124,7 +124,7 @@ inline constexpr int kMinSlicesPerSplit = 8;
 constexpr SplitChoice split_k_choice(int m, int n, int k, int sms) {
   SplitChoice c;
   c.block_n = Step2SmallM::block_n(n);
-  c.tiles = tc::ceil_div(m, 64) * tc::ceil_div(n, c.block_n);
+  c.tiles = small_m_tiles(m, n, c.block_n);
   const int slices = tc::ceil_div(k, tc::kSliceK);
   while (c.splits < 8 && c.tiles * c.splits * 2 <= sms && slices / (2 * c.splits) >= kMinSlicesPerSplit) c.splits *= 2;
   return c;
@@ -153,17 +153,14 @@ void launch_split_k_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
   TC_CHECK(cudaLaunchKernelEx(&config, kKernel, map_a, map_b, m, n, k, alpha, beta, C, ldc));
 }
 
-// Enqueues step 3's kernel on SmallMTile<BlockN>, one block an SM where small_m_blocks_per_sm says so, as step 2.
-// Preconditions, errors: as launch_small_m_tile.
+// Enqueues step 3's kernel on the tile with_small_m_tile picks for its blocks, as step 2. Preconditions, errors: as
+// launch_small_m_tile.
 template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
 void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-  const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, BlockN) * Splits;
-  if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
-    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1)
-      return launch_split_k_tile<SmallMTile<BlockN, 1>, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C,
-                                                                        ldc, stream);
-  launch_split_k_tile<SmallMTile<BlockN>, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  with_small_m_tile<BlockN>(small_m_tiles(m, n, BlockN) * Splits, [&](auto tile) {
+    launch_split_k_tile<decltype(tile), Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  });
 }
 
 // Runs split_k_choice's kernel: SmallMTile<block_n> in clusters of `splits` (step 2's kernel where splits = 1).

@@ -124,7 +124,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
       ScheduleEstimate e;
       e.kind = ScheduleKind::Narrow;
       e.block_n = block_n, e.splits = splits, e.half_n = block_n != full;
-      const int blocks = tc::ceil_div(m, 64) * tc::ceil_div(n, block_n) * splits;
+      const int blocks = small_m_tiles(m, n, block_n) * splits;
       const int per_sm = small_m_blocks_per_sm(block_n, blocks, g.sms);  // as steps 2 and 3 launch them
       e.waves = tc::waves_of(blocks, g.sms * per_sm);
       // The blocks that share an SM in a full wave share its tensor cores and its intake from L2.
@@ -176,7 +176,7 @@ inline void launch_schedule(const ScheduleEstimate& e, int m, int n, int k, floa
   SplitChoice c;
   c.block_n = e.block_n;
   c.splits = e.splits;
-  c.tiles = tc::ceil_div(m, 64) * tc::ceil_div(n, e.block_n);
+  c.tiles = small_m_tiles(m, n, e.block_n);
   launch_split_k_choice(c, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
 }
 
