@@ -2,8 +2,8 @@
 //
 // What it adds over step 4: 22% fewer bytes loaded a multiply, paid for with registers (three accumulators a
 // consumer, split along N) and shared memory (a stage of 56 KB, so the epilogue stages in the tile's last stage). The
-// kernel lives in common's blocks layer, tc/taller_tile_gemm.cuh, whose header tells the whole story: chapters 09 and
-// 10 time it and build on it there, without including this chapter. This file is the step as the chapter's launchers
+// kernel lives in common's blocks layer, tc/taller_tile_gemm.cuh, whose header tells the whole story: chapter 10 times
+// it and builds on it there, without including this chapter. This file is the step as the chapter's launchers
 // take it. The walkthrough (docs/08, "Step 5") shows the kernel as a diff of step 4's.
 #pragma once
 

@@ -1,5 +1,5 @@
-// The taller-tile warp-specialized GEMM: chapter 08's step 5, complete, as a building block that chapters 09 and 10
-// time and build on without including chapter 08.
+// The taller-tile warp-specialized GEMM: chapter 08's step 5, complete, as a building block that chapter 10 times
+// and builds on without including chapter 08.
 //
 // What it adds over chapter 08's step 4 (08_warp_specialized_gemm/step4_tma_store.cuh): a block loads A's rows and
 // B's rows of its tile every slice, and does rows(A) x rows(B) multiplies with them. 192 x 256 loads 448 rows for
@@ -13,8 +13,8 @@
 // cuts M into rows of both heights (tc::plan_tile_heights): at 4096, 8 rows of 384-row cluster tiles and 4 of 256,
 // so that each of an H200's 64 clusters takes two tall tiles and one short one; at 6144, all tall. A short tile is the
 // same code with two accumulators a consumer instead of three, and A comes in 64-row boxes, three or two a slice.
-// The kernel takes 8-bit inputs too (chapter 09): a slice is 128 bytes of K a row either way (tc/wgmma_slice.cuh), so
-// only the wgmma, the accumulators' type and the K of a slice follow Input.
+// Inputs are 16-bit only: with 8-bit ones chapter 09 measured a 128 x 256 tile of one m64n256 accumulator a consumer
+// faster than this one (its step 1 says why), and a path that no chapter runs would be a path that no test checks.
 // Calls inside namespace tc stay qualified, as in the chapter's steps, so that the walkthrough's diff from step 4
 // shows only what changed.
 #pragma once
@@ -43,8 +43,8 @@ namespace tc {
 // of BlockM- and ShortM-high tiles (tc::plan_tile_heights); each consumer computes all the rows of a tile by its half
 // of the columns, and writes them with Epilogue (tc::TmaStoreEpilogue), staged in its half of B in the tile's last
 // stage. Preconditions: maps made by tc::operand_maps; plan made by tc::tile_plan<Tile>; launched with clusters of
-// Tile::ClusterM along x; Epilogue's two buffers a consumer fill exactly its half of B in a stage; Input 16-bit
-// (fp32 accumulators) or 8-bit (fp32 for fp8, s32 for s8 and u8: Epilogue::Scalar). Errors: none reported.
+// Tile::ClusterM along x; Epilogue's two buffers a consumer fill exactly its half of B in a stage; Input __half or
+// __nv_bfloat16 (fp32 accumulators: Epilogue::Scalar float). Errors: none reported.
 // Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor" (.multicast::cluster), "barrier.cluster", "mapa",
 // "wgmma.mma_async"; CUDA C++ Programming Guide, "Thread Block Clusters".
 template <typename Tile, typename Input, typename Epilogue>
@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
   using Acc = tc::wgmma_accumulator_t<Input>;
   static_assert(std::is_same_v<Acc, typename Epilogue::Scalar>, "the epilogue takes the wgmma's accumulators");
+  static_assert(sizeof(Input) == 2, "16-bit inputs: no chapter runs this kernel on 8-bit ones (see the header)");
   static_assert(kCluster == 2, "as step 3: the 2-block cluster");
   static_assert(Tile::kSplitN && Tile::kTwoHeights && Tile::kEpilogueBytes == 0,
                 "a taller tile split along N, in rows of two heights, staging its epilogue in its stages");
@@ -162,9 +163,8 @@ using TallerTile = WsTile<4, 2, 0, 192, 128>;
 
 // Enqueues taller_tile_gemm_kernel<Tile, Input, TmaStoreEpilogue<Out>> on persistent_blocks blocks in clusters of
 // Tile::ClusterM: C = alpha * A * B + beta * C, A row-major m x k (lda), B column-major k x n (ldb), C column-major
-// m x n (ldc); Input __half or __nv_bfloat16 with Out float or __nv_bfloat16, Input __nv_fp8_e4m3 or __nv_fp8_e5m2
-// with Out float or __nv_bfloat16 (fp32 accumulation), or Input std::int8_t or std::uint8_t with Out std::int32_t
-// (s32 accumulation, int32 alpha and beta: Scalar). `name` names the kernel in errors.
+// m x n (ldc); Input __half or __nv_bfloat16 with Out float or __nv_bfloat16 (fp32 accumulation, float alpha and
+// beta: Scalar). `name` names the kernel in errors.
 // Preconditions: m, n > 0; A, B and C as TMA addresses them (16-byte aligned bases, ld a multiple of 16 bytes), and
 // m * sizeof(Out) a multiple of 16 bytes, as the TMA store writes whole 16-byte pieces of a column
 // (tc::kTmaStoreOperandRule; the chapters' padded path, tc/padded_gemm.hpp, copies other operands); an SM 9.0 GPU.
