@@ -3,8 +3,9 @@
 //
 // What it adds over step 4: steps 2 to 4 switch schedules at fixed token counts (the narrow tiles up to 256 tokens,
 // stream-K past them), and the suite shows the switch points are wrong for some shapes: at 512 tokens a weight of
-// 4096 rows makes too few of chapter 08's tiles, and the narrow tiles, two columns of 256 tokens, beat it. Step 5
-// estimates every schedule's time at the shape and runs the fastest estimate:
+// 4096 rows makes too few of chapter 08's tiles, and the narrow tiles, two columns of 256 tokens, beat it. It also
+// adds one more tile to choose from, the wide tile (step5_wide_tile.cuh), whose width is itself picked to make about
+// one tile an SM. Step 5 estimates every schedule's time at the shape and runs the fastest estimate:
 //   time = launch + max(compute, DRAM)
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
 //             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
@@ -13,7 +14,8 @@
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
 //          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
-// shares, the narrow tiles on the SMs' block slots. Six constants are fit to the measured sweep
+// shares, the narrow tiles on the SMs' block slots, the wide tiles one an SM. Seven constants are fit to the measured
+// sweep
 // (tools/schedule_sweep.cu); the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
@@ -22,6 +24,7 @@
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
+#include "step5_wide_tile.cuh"
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
 
@@ -38,7 +41,7 @@
 
 // [doc:machine_model]
 // What the model knows of a GPU. The first three come from the GPU (current_machine), the wgmma rate from the
-// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the six marked "fit" were
+// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the seven marked "fit" were
 // fit by hand to the schedule sweep on an H200 (docs/results/10_schedule_sweep_h200.txt: every schedule timed on all
 // 56 suite shapes), as the values that pick the fastest measured schedule most often; the H100 has the same SMs at
 // the same clocks, and less DRAM bandwidth, which the model reads from the GPU.
@@ -58,34 +61,41 @@ struct MachineModel {
   double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
                                      // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
                                      // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
+  double wide_l2_bytes_per_s = 70e9; // what one SM's TMA takes in from L2 for a wide tile: less than the narrow
+                                     // tiles' 100e9, as all 132 SMs pull their tokens and weights at once (fit)
 };
 // [/doc:machine_model]
 
 // [doc:choice]
 // One schedule and what the model estimates for it. label: as tools/schedule_sweep.cu's columns name it.
-enum class ScheduleKind { Chapter08, StreamK, Narrow };
+enum class ScheduleKind { Chapter08, StreamK, Narrow, Wide };
 
 struct ScheduleEstimate {
   ScheduleKind kind = ScheduleKind::Chapter08;
   int block_n = 0, splits = 1;  // the narrow tile's wgmma N and splits of K
   bool half_n = false;          // the narrow tile is half of Step2SmallM::block_n(tokens) wide
+  int width = 0;                // the wide tile's weights (wgmma's N)
   tc::Waves waves;
   int busy_sms = 0;  // the SMs its first wave keeps busy, which pull the operands from DRAM
   double compute_s = 0.0, dram_s = 0.0, seconds = 0.0;
   std::string label() const {
     if (kind == ScheduleKind::Chapter08) return "ch08";
     if (kind == ScheduleKind::StreamK) return "stream-K";
+    if (kind == ScheduleKind::Wide) return "wide";
     return std::string(half_n ? "BN/2" : "BN") + (splits > 1 ? " s" + std::to_string(splits) : std::string());
   }
 };
 
-// The most tokens the narrow tiles are considered at (four columns of 256), and the splits tried.
+// The most tokens the narrow and wide tiles are considered at (four columns of 256), the splits tried, and the fewest
+// tokens the wide tile is considered at: at 32 or fewer, most of its 64 token rows would not exist.
 inline constexpr int kNarrowMaxTokens = 1024;
+inline constexpr int kWideMinTokens = 33;
 inline constexpr int kNarrowSplits[] = {1, 2, 4};
 
 // Every schedule's estimate at m weights, n tokens and k (the kernels' M, N and K: suite.hpp), in the sweep's column
 // order: chapter 08, stream-K (past 256 tokens, where step 4 runs it), then the narrow tiles BN and BN/2 in 1, 2 and 4
-// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices). Preconditions: m, n, k >= 1.
+// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile (from
+// kWideMinTokens to kNarrowMaxTokens tokens). Preconditions: m, n, k >= 1.
 // Host, pure.
 inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
   using Tile = Step1Chapter08::Tile;
@@ -136,6 +146,16 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
       out.push_back(finish(e, std::min(e.waves.units, g.sms)));
     }
   }
+  if (n < kWideMinTokens) return out;
+  ScheduleEstimate wide;  // one block an SM; each slice is its tokens and its weights, from L2
+  wide.kind = ScheduleKind::Wide;
+  wide.width = wide_width(m, n, g.sms);
+  const int tokens = 64 * wide_consumers(n), blocks = tc::ceil_div(m, wide.width) * tc::ceil_div(n, tokens);
+  wide.waves = tc::waves_of(blocks, g.sms);
+  const double wide_slice_s = std::max(2.0 * tokens * wide.width * tc::kSliceK / g.sm_flops_per_s,
+                                       double(tokens + wide.width) * tc::kSliceBytes / g.wide_l2_bytes_per_s);
+  wide.compute_s = wide.waves.waves * slices * wide_slice_s + (wide.waves.waves - 1) * g.narrow_wave_s;
+  out.push_back(finish(wide, std::min(blocks, g.sms)));
   return out;
 }
 
@@ -173,6 +193,7 @@ inline void launch_schedule(const ScheduleEstimate& e, int m, int n, int k, floa
   if (e.kind == ScheduleKind::Chapter08)
     return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   if (e.kind == ScheduleKind::StreamK) return launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  if (e.kind == ScheduleKind::Wide) return launch_wide(e.width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   SplitChoice c;
   c.block_n = e.block_n;
   c.splits = e.splits;
@@ -206,6 +227,9 @@ inline StepPlan Step5Choice::plan(const SuiteShape& s, int sms) {
   if (e.kind == ScheduleKind::Narrow) {
     p.schedule = "model: 64 x " + std::to_string(e.block_n) + " tiles" +
                  (e.splits > 1 ? ", split-K " + std::to_string(e.splits) : std::string());
+    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
+  } else if (e.kind == ScheduleKind::Wide) {
+    p.schedule = "model: wide " + std::to_string(64 * wide_consumers(s.m)) + " x " + std::to_string(e.width) + " tiles";
     p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
   } else {
     p.schedule = e.kind == ScheduleKind::StreamK ? "model: stream-K" : "model: ch08 cluster tiles";

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
 #include <tuple>
@@ -598,6 +599,89 @@ TEST_CASE("step 5 passes both checks at shapes where the model picks each kind o
   tc::test::check_launcher<Step5Choice>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 64 tiles, ragged tokens
   tc::test::check_launcher<Step5Choice>(cublas, 6144, 2048, 4096, 1, 0, 85); // chapter 08
   tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 0, 1, 0.5, 85);   // k = 0: beta C
+}
+
+TEST_CASE("step 5's wide tile: the width that makes about one tile an SM, 64 or 128 tokens a tile", "[step5]") {
+  // 128 tokens: one token tile of 128; the width puts the weight in about 128 tiles, one wave on 132 SMs.
+  CHECK(wide_width(10240, 128, 132) == 80);   // 128 tiles (64 would make 160, two waves; 128 would leave 52 idle)
+  CHECK(wide_width(6144, 128, 132) == 48);    // 128 tiles
+  CHECK(wide_width(28672, 128, 132) == 224);  // 128 tiles
+  CHECK(wide_width(57344, 128, 132) == 224);  // 256 tiles: two full waves, the widest width
+  // 64 tokens or fewer: one warpgroup; 512 tokens: four token tiles, so the width is four times the 128-token one's.
+  CHECK(wide_consumers(64) == 1);
+  CHECK(wide_consumers(65) == 2);
+  CHECK(wide_width(10240, 64, 132) == 80);
+  CHECK(wide_width(6144, 512, 132) == 192);  // 4 x 32 = 128 tiles
+  for (int m : {4096, 6144, 8192, 10240, 14336, 28672, 57344})
+    for (int n : {33, 64, 128, 256, 512, 1024}) {
+      INFO(m << " weights, " << n << " tokens");
+      const int w = wide_width(m, n, 132);
+      CHECK(std::find(std::begin(kWideWidths), std::end(kWideWidths), w) != std::end(kWideWidths));
+      // No other compiled width takes fewer waves at the same width or less.
+      const int tiles = tc::ceil_div(m, w) * tc::ceil_div(n, 64 * wide_consumers(n));
+      for (int other : kWideWidths)
+        if (other < w) CHECK(tc::ceil_div(tc::ceil_div(m, other) * tc::ceil_div(n, 64 * wide_consumers(n)), 132) >
+                             tc::ceil_div(tiles, 132));
+    }
+}
+
+TEST_CASE("step 5's model weighs the wide tile from 33 tokens, and picks it where the narrow tiles give SMs a second "
+          "tile",
+          "[step5]") {
+  MachineModel g;
+  g.dram_bytes_per_s = 0.9 * 4.8e12;  // an H200, the GPU the constants were fit on
+  for (const SuiteShape& s : suite(true, kSuiteTokens)) {
+    INFO(s.name());
+    const std::vector<ScheduleEstimate> all = estimate_schedules(s.n(), s.m, s.k(), g);
+    const bool weighed =
+        std::any_of(all.begin(), all.end(), [](const ScheduleEstimate& e) { return e.label() == "wide"; });
+    CHECK(weighed == (s.m >= kWideMinTokens && s.m <= kNarrowMaxTokens));
+    if (weighed) CHECK(all.back().label() == "wide");  // the sweep's last column
+  }
+  // 70B QKV and 8B gate+up at 128 tokens: 64-weight tiles make 160 and 448 (two blocks on some SMs, not on others);
+  // the wide tile makes 128 of 80 and of 224, one an SM.
+  for (int m : {10240, 28672}) {
+    const ScheduleEstimate e = choose_schedule(m, 128, m == 10240 ? 8192 : 4096, g);
+    CHECK(e.kind == ScheduleKind::Wide);
+    CHECK(e.waves.units == 128);
+    CHECK(e.waves.waves == 1);
+  }
+}
+
+// The wide tile at one width, as a launcher type for check_launcher (k = 0 goes to step 1, as step 5 sends it).
+template <int Width>
+struct WideAt : SuiteStep {
+  static constexpr const char* name = "5 wide tile";
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_wide(Width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
+TEST_CASE("step 5's wide tile passes both checks at every width, 64 and 128 tokens a tile, ragged edges, every scale",
+          "[gpu][gemm][step5]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  // Every width with one warpgroup (40 tokens) and two (200: a second, part-filled token tile), on weights that end
+  // part-way through a tile (1000) and an odd count (999: the last weight of a pair stored alone), K of a partial
+  // slice.
+  auto each_width = [&](auto check) {
+    check(WideAt<32>{}), check(WideAt<48>{}), check(WideAt<64>{}), check(WideAt<80>{}), check(WideAt<128>{});
+    check(WideAt<160>{}), check(WideAt<192>{}), check(WideAt<224>{}), check(WideAt<256>{});
+  };
+  each_width([&](auto tile) {
+    using Gemm = decltype(tile);
+    for (int n : {40, 200}) tc::test::check_launcher<Gemm>(cublas, 1000, n, 200, 1, 0, 91);
+    tc::test::check_launcher<Gemm>(cublas, 999, 64, 100, 1, 0, 91);
+  });
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    INFO("alpha " << alpha << " beta " << beta);
+    tc::test::check_launcher<WideAt<80>>(cublas, 10240, 128, 8192, alpha, beta, 93);  // 70B QKV, 128 tiles
+    tc::test::check_launcher<WideAt<48>>(cublas, 264, 65, 65, alpha, beta, 93);       // the padded path
+  }
+  // Through step 5, where its model picks the wide tile.
+  tc::test::check_launcher<Step5Choice>(cublas, 28672, 128, 4096, 1, 0, 95);
 }
 
 TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks, one expert never picked", "[moe]") {

@@ -255,9 +255,10 @@ inline std::string choice_figure() {
   const LinearLayer layer{"8B", "down", 4096, 14336};
   MachineModel g;
   g.dram_bytes_per_s = 0.9 * 4.8e12;
-  static const char* const kLabels[] = {"ch08", "stream-K", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4"};
+  static const char* const kLabels[] = {"ch08",  "stream-K", "BN",      "BN s2", "BN s4",
+                                       "BN/2",  "BN/2 s2",  "BN/2 s4", "wide"};
   static const char* const kInk[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
-                                     "#666666"};
+                                     "#666666", "#1f78b4"};
   constexpr double kLowUs = 10.0, kDecades = 3.0;  // the y axis: 10 us to 10 ms
   auto x_of = [&](int point) { return kLeft + point * kWidth / (kPoints - 1); };
   auto y_of = [&](double seconds) {
@@ -304,8 +305,8 @@ inline std::string choice_figure() {
     body += rect(kLeft + kWidth + 20, kTop + int(l) * 18, 12, 3, kInk[l]);
     body += text(kLeft + kWidth + 38, kTop + int(l) * 18 + 5, kLabels[l]);
   }
-  body += text(kLeft + kWidth + 20, kTop + 8 * 18 + 5, "-- DRAM + launch", " fill=\"#777\"");
-  body += text(kLeft + kWidth + 20, kTop + 9 * 18 + 5, "o the choice", " font-weight=\"bold\"");
+  body += text(kLeft + kWidth + 20, kTop + 9 * 18 + 5, "-- DRAM + launch", " fill=\"#777\"");
+  body += text(kLeft + kWidth + 20, kTop + 10 * 18 + 5, "o the choice", " font-weight=\"bold\"");
   body += chosen_dots;
   body += text(kLeft, kTop + kHeight + 52, "tokens (the chosen schedule under each)");
   return tc::svg::document(kLeft + kWidth + 150, kTop + kHeight + 66, body);
