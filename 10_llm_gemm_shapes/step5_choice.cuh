@@ -61,8 +61,8 @@ struct MachineModel {
   double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
                                      // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
                                      // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
-  double wide_l2_bytes_per_s = 70e9; // what one SM's TMA takes in from L2 for a wide tile: less than the narrow
-                                     // tiles' 100e9, as all 132 SMs pull their tokens and weights at once (fit)
+  double wide_l2_bytes_per_s = 55e9; // what one SM's TMA takes in from L2 for a wide tile: about half the narrow
+                                     // tiles' rate, as all 132 SMs pull their tokens and weights at once (fit)
 };
 // [/doc:machine_model]
 
