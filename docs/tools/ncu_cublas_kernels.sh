@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Which kernels cuBLAS runs for chapter 10's yardsticks at given shapes. For each shape it runs the chapter's binary
-# under Nsight Compute, profiling cuBLAS's kernels alone, and prints each distinct kernel in the order the program
-# first launches it: cublasGemmEx's default algorithm first, then cuBLASLt's first 8 heuristic algorithms in their
-# order (a kernel two of them share appears once, at its first launch; the checks' fp64 reference GEMMs are left out).
-# Each line gives the grid (blocks), the cluster's size along x, the launches, and the mean duration under the
-# profiler, whose clocks are not the timed runs' (compare kernels within a shape, not with the chapter's tables).
+# under Nsight Compute, profiling cuBLAS's kernels alone, and prints each distinct kernel, fastest first: those of
+# cublasGemmEx's default algorithm and of cuBLASLt's first 8 heuristic algorithms (1 warm-up and 20 timed launches
+# each, so a kernel two algorithms share shows 42; a split-K algorithm adds cuBLASLt's splitKreduce kernel; the
+# checks' fp64 reference GEMMs are left out). Each line gives the grid (blocks), the cluster's size along x, the
+# launches, and the mean duration under the profiler, whose clocks are not the timed runs' (compare kernels within a
+# shape, not with the chapter's tables).
 # cuBLAS's nvjet kernel names carry the tile: nvjet_sm90_tst_<M>x<N>_<K>x<stages>_<cluster>_..., M and N in cuBLAS's
 # column-major view, where the weights are M and the tokens N (suite.hpp).
 # Usage: docs/tools/ncu_cublas_kernels.sh <10_llm_gemm_shapes binary> MxNxK... (needs ncu on the PATH and a GPU).
@@ -20,27 +21,26 @@ profile() {
     --metrics gpu__time_duration.sum,launch__grid_size,launch__cluster_dim_x --print-summary per-kernel \
     "${bin}" --shapes "$1" --warmup 1 --repeats 20 --rest-ms 0
 }
-# One shape's ncu output on stdin -> its kernels, in first-launch order.
+# One shape's ncu output on stdin -> its kernels, fastest first.
 summarize() {
   awk '
-    /^==PROF== Profiling "/ {
-      name = $0; sub(/^==PROF== Profiling "/, "", name); sub(/".*$/, "", name)
-      if (name ~ /f64f64/ || (name in seen)) next
-      seen[name] = 1; order[++count] = name; next
-    }
     /^  [^ ].*, Device 0, CC [0-9.]+, Invocations [0-9]+$/ {
       line = $0; sub(/^  /, "", line)
       at = match(line, / \([0-9]+, [0-9]+, [0-9]+\)x\(/)
-      current = substr(line, 1, at - 1); calls[current] = $NF; next
+      current = substr(line, 1, at - 1)
+      if (current ~ /f64f64/) { current = ""; next }
+      order[++count] = current; calls[current] = $NF; next
     }
     current != "" && $1 == "gpu__time_duration.sum" { us[current] = ($2 == "ms" ? 1000 * $NF : $NF); next }
     current != "" && $1 == "launch__grid_size" { grid[current] = $NF + 0; next }
     current != "" && $1 == "launch__cluster_dim_x" { cluster[current] = $NF + 0; next }
     END {
-      printf "%-3s %-70s %6s %8s %9s %10s\n", "#", "kernel", "grid", "cluster", "launches", "mean us"
+      for (i = 1; i <= count; ++i)  # fastest first (an insertion sort: a shape has a dozen kernels)
+        for (j = i; j > 1 && us[order[j]] < us[order[j - 1]]; --j) { t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
+      printf "%-72s %6s %8s %9s %10s\n", "kernel", "grid", "cluster", "launches", "mean us"
       for (i = 1; i <= count; ++i) {
-        n = order[i]; shown = n; if (length(shown) > 70) shown = substr(shown, 1, 67) "..."
-        printf "%-3d %-70s %6d %8d %9d %10.2f\n", i, shown, grid[n], cluster[n], calls[n], us[n]
+        n = order[i]; shown = n; if (length(shown) > 72) shown = substr(shown, 1, 69) "..."
+        printf "%-72s %6d %8d %9d %10.2f\n", shown, grid[n], cluster[n], calls[n], us[n]
       }
     }'
 }
