@@ -51,15 +51,43 @@ add_test(NAME cmake:a_failing_test_never_reads_as_skipped
           -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_catch_exit_codes.cmake)
 set_tests_properties(cmake:a_failing_test_never_reads_as_skipped PROPERTIES LABELS host)
 
+# The guards of test names, on a fixture with the name that once broke discovery: the build-time name check, the
+# count of registered tests and the main's failure of a run that ran no case must each catch it
+# (cmake/tests/check_discovery_guards.cmake).
+add_executable(catch_discovery_fixture "${PROJECT_SOURCE_DIR}/common/tests/catch_discovery_fixture.cpp")
+target_link_libraries(catch_discovery_fixture PRIVATE tc_test_support)
+add_test(NAME cmake:broken_test_names_are_caught
+  COMMAND ${CMAKE_COMMAND} "-DFIXTURE=$<TARGET_FILE:catch_discovery_fixture>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+          -DSCRATCH=${CMAKE_BINARY_DIR}/catch_discovery_test -DCTEST=${CMAKE_CTEST_COMMAND}
+          -DCMAKE_DIR=${PROJECT_SOURCE_DIR}/cmake -P ${PROJECT_SOURCE_DIR}/cmake/tests/check_discovery_guards.cmake)
+set_tests_properties(cmake:broken_test_names_are_caught PROPERTIES LABELS host)
+
+# tc_check_test_names(<target>): a build step after <target> links that fails the build on a test case name
+# catch_discover_tests cannot register as one ctest test (cmake/check_test_names.cmake lists the rules), and the test
+# <target>:every_case_is_one_ctest_test, which fails unless the cases <target> lists and the ctest tests that run it
+# are equal in number (cmake/expect_every_case_registered.cmake). Call it before catch_discover_tests, whose own
+# build step then runs after the check.
+function(tc_check_test_names target)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+            -P ${PROJECT_SOURCE_DIR}/cmake/check_test_names.cmake
+    VERBATIM)
+  add_test(NAME ${target}:every_case_is_one_ctest_test
+    COMMAND ${CMAKE_COMMAND} -DCTEST=${CMAKE_CTEST_COMMAND} -DDIR=${CMAKE_BINARY_DIR} "-DEXE=$<TARGET_FILE:${target}>"
+            -DPREFIX=${target}: -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
+            -P ${PROJECT_SOURCE_DIR}/cmake/expect_every_case_registered.cmake)
+  set_tests_properties(${target}:every_case_is_one_ctest_test PROPERTIES LABELS host)
+endfunction()
+
 # tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
 # above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes
 # CatchAddTests warn "contains no tests"); a test, <target>:declares_no_gpu_tests, fails if a [gpu] test appears in
-# it anyway, since the host pass ("~[gpu]") would never run it. <target>:test_names_have_no_semicolons fails on a test
-# name with ';', which ctest would split into two tests.
+# it anyway, since the host pass ("~[gpu]") would never run it. Its names are checked as tc_check_test_names says.
 function(tc_add_catch_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
+  tc_check_test_names(${target})
   if(arg_HOST_ONLY)
     tc_require_no_tests(${target} "[gpu]" "host")
   else()
@@ -72,10 +100,6 @@ function(tc_add_catch_tests target)
     TEST_SPEC "~[gpu]"
     TEST_PREFIX "${target}:"
     PROPERTIES LABELS host)
-  add_test(NAME ${target}:test_names_have_no_semicolons
-    COMMAND ${CMAKE_COMMAND} "-DEXE=$<TARGET_FILE:${target}>" -DCATCH2_MAJOR=${TC_CATCH2_MAJOR}
-            -P ${PROJECT_SOURCE_DIR}/cmake/expect_no_semicolon_names.cmake)
-  set_tests_properties(${target}:test_names_have_no_semicolons PROPERTIES LABELS host)
 endfunction()
 
 # tc_require_no_tests(<target> <spec> <labels>): the test <target>:declares_no_<gpu|host>_tests, which lists
@@ -137,3 +161,18 @@ add_test(NAME cmake:test_summary_counts_skipped_tests_by_reason
           -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
 set_tests_properties(cmake:test_summary_counts_skipped_tests_by_reason PROPERTIES LABELS host
   PASS_REGULAR_EXPRESSION "summary of 5 tests: 1 passed, 1 failed, 3 Skipped \\(not run here, so not passed: 2 no NVIDIA GPU found \\| 1 compute-sanitizer not found \\(PATH, /usr/local/cuda/bin\\)\\)")
+# Brackets and ";" in names and outputs, as in test_results_brackets.xml, must not merge test cases (CMake's lists stop
+# splitting inside an unbalanced "["), and a count that differs from ctest's own (test_results_miscounted.xml, the same
+# cases under a <testsuite> that says 5) must fail the summary.
+add_test(NAME cmake:test_summary_counts_names_with_brackets
+  COMMAND ${CMAKE_COMMAND} -DJUNIT=${PROJECT_SOURCE_DIR}/cmake/tests/test_results_brackets.xml
+          -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
+add_test(NAME cmake:test_summary_fails_a_count_unlike_ctests
+  COMMAND ${CMAKE_COMMAND} -DJUNIT=${PROJECT_SOURCE_DIR}/cmake/tests/test_results_miscounted.xml
+          -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
+set_tests_properties(cmake:test_summary_counts_names_with_brackets cmake:test_summary_fails_a_count_unlike_ctests
+  PROPERTIES LABELS host)
+set_tests_properties(cmake:test_summary_counts_names_with_brackets PROPERTIES
+  PASS_REGULAR_EXPRESSION "summary of 4 tests: 3 passed, 0 failed, 1 Skipped \\(not run here, so not passed: 1 no NVIDIA GPU found \\[\\)")
+set_tests_properties(cmake:test_summary_fails_a_count_unlike_ctests PROPERTIES
+  PASS_REGULAR_EXPRESSION "counted 4 test cases,[ \n]+but[ \n]+ctest[ \n]+ran[ \n]+5")

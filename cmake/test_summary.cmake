@@ -8,13 +8,21 @@ if(NOT EXISTS "${JUNIT}")
   message(FATAL_ERROR "test summary: ${JUNIT} does not exist; run the tests first")
 endif()
 file(READ "${JUNIT}" xml)
-# One list element per test case: ";" is CMake's list separator, so it stands aside as <<SEMICOLON>> until the line
-# is printed.
+# ctest's own count, from the <testsuite> element, which the count of <testcase> elements below must equal.
+if(NOT xml MATCHES "<testsuite [^>]*tests=\"([0-9]+)\"")
+  message(FATAL_ERROR "test summary: ${JUNIT} has no <testsuite tests=\"...\"> count")
+endif()
+set(ctest_total "${CMAKE_MATCH_1}")
+# One list element per test case. CMake's lists read three characters: ";" separates elements, and no ";" inside
+# square brackets does, so one unbalanced "[" in a test's name or output would merge every later test case into one.
+# All three stand aside as <<SEMICOLON>>, <<LBRACKET>> and <<RBRACKET>> until the line is printed.
 string(REPLACE "&gt;" ">" xml "${xml}")  # the XML escapes the reasons may hold, before ";" is set aside
 string(REPLACE "&lt;" "<" xml "${xml}")
 string(REPLACE "&quot;" "\"" xml "${xml}")
 string(REPLACE "&amp;" "&" xml "${xml}")
 string(REPLACE ";" "<<SEMICOLON>>" xml "${xml}")
+string(REPLACE "[" "<<LBRACKET>>" xml "${xml}")
+string(REPLACE "]" "<<RBRACKET>>" xml "${xml}")
 string(REPLACE "<testcase " ";<testcase " cases "${xml}")
 list(REMOVE_AT cases 0)  # the file's head, before the first test case
 set(passed 0)
@@ -56,6 +64,9 @@ foreach(case IN LISTS cases)
   endif()
 endforeach()
 math(EXPR total "${passed} + ${failed} + ${skipped}")
+if(NOT total EQUAL ctest_total)
+  message(FATAL_ERROR "test summary: counted ${total} test cases, but ctest ran ${ctest_total} (${JUNIT})")
+endif()
 set(line "summary of ${total} tests: ${passed} passed, ${failed} failed, ${skipped} Skipped")
 if(skipped GREATER 0)
   set(why "")
@@ -66,4 +77,6 @@ if(skipped GREATER 0)
   string(APPEND line " (not run here, so not passed: ${why})")
 endif()
 string(REPLACE "<<SEMICOLON>>" ";" line "${line}")
+string(REPLACE "<<LBRACKET>>" "[" line "${line}")
+string(REPLACE "<<RBRACKET>>" "]" line "${line}")
 message("${line}")

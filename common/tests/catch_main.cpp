@@ -10,6 +10,9 @@
 //   - A listener records the totals of the run; if any assertion or test case failed, the exit code is 1, whatever
 //     Catch2 returned. Otherwise Catch2's code stands: 0, 4 for a skip (Catch2 3), or what its listing and
 //     command-line errors return (catch_discover_tests reads those).
+//   - A run that ran no test case exits 1 too: each ctest test runs one case by name, and a name whose filter matches
+//     nothing (a registration that discovery broke) must fail, not pass having tested nothing. Catch2 2 returns 0
+//     there, Catch2 3 returns 2 unless told otherwise; here both fail alike.
 // The guard test cmake:a_failing_test_never_reads_as_skipped (cmake/tests/check_catch_exit_codes.cmake) runs a
 // fixture with exactly 77 and exactly 4 failed checks through ctest and requires Failed for both.
 // Sources: Catch2 documentation, "Supplying main() yourself" (own-main.md) and "Event Listeners"
@@ -24,10 +27,13 @@
 #endif
 
 #include <cstdint>
+#include <cstdio>
 
 namespace {
 
+bool g_run_ended = false;   // a run (not a listing) took place
 bool g_run_failed = false;  // set once the run ends: any failed assertion or test case
+bool g_ran_nothing = false;  // set once the run ends: no test case matched the filter
 
 #if TC_CATCH2_MAJOR >= 3
 using ListenerBase = Catch::EventListenerBase;
@@ -39,7 +45,9 @@ class RunTotals : public ListenerBase {
  public:
   using ListenerBase::ListenerBase;
   void testRunEnded(Catch::TestRunStats const& stats) override {
+    g_run_ended = true;
     g_run_failed = stats.totals.assertions.failed > 0 || stats.totals.testCases.failed > 0;
+    g_ran_nothing = stats.totals.testCases.total() == 0;  // Catch2 3 counts a skipped case in total() too
   }
 };
 
@@ -49,5 +57,9 @@ CATCH_REGISTER_LISTENER(RunTotals)
 
 int main(int argc, char* argv[]) {
   const int code = Catch::Session().run(argc, argv);
+  if (g_run_ended && g_ran_nothing) {
+    std::fprintf(stderr, "error: no test case matched the filter, so nothing was tested\n");
+    return 1;
+  }
   return g_run_failed ? 1 : code;
 }

@@ -68,7 +68,8 @@ TEST_CASE("hashed_bits is splitmix64: seed 0's first outputs are the published o
   CHECK(tc::hashed_bits(7, 41) != tc::hashed_bits(8, 41));
 }
 
-TEST_CASE("hashed_value draws tc/random.hpp's distributions: reals in [-1, 1), integers in [-r, r], s8 and u8 in full",
+TEST_CASE("hashed_value draws tc/random.hpp's distributions: reals from -1 up to 1, integers from -r to r, s8 and u8 "
+          "in full",
           "[device_check]") {
   constexpr int kCount = 200000;
   double sum = 0.0, lo = 2.0, hi = -2.0;

@@ -1,4 +1,4 @@
-// GPU tests of tc::common: device memory, cuBLAS against the CPU reference, event timing, and the checks of
+// GPU tests of tc::common: device memory, cuBLAS against the CPU reference, and the checks of
 // tc/gemm_check.hpp failing bugs planted around cuBLAS at 4096^3 (C's padding written, alpha rounded to bf16, inputs
 // read at 8 significant bits).
 #include "tc/compare.hpp"
@@ -6,7 +6,6 @@
 #include "tc/device_buffer.hpp"
 #include "tc/random.hpp"
 #include "tc/reference.hpp"
-#include "tc/timer.hpp"
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
 #include "tc_test/mutation.hpp"
@@ -97,25 +96,6 @@ TEST_CASE("cuBLAS int8 (TN) matches the CPU reference exactly at the extremes", 
   // cuBLAS's IMMA path wants sizes and leading dimensions that are multiples of 4 (cublasGemmEx documentation).
   check_cublas_against_cpu<std::int8_t, std::int32_t>(tc::Op::T, tc::Op::N, 32, 64, 256, 1.0, 2.0,
                                                       tc::Tolerance::exact(), tc::Fill::Real, 16);
-}
-
-TEST_CASE("benchmark times real GPU work", "[gpu][timer]") {
-  tc::test::require_gpu(kAnyGpu);
-  const int n = 512;
-  std::vector<float> host(std::size_t(n) * n);
-  tc::fill_random(host, 17, tc::Fill::Real);  // never time on zeros: they can run faster than real data
-  tc::DeviceBuffer<float> a(host), c(host.size());
-  tc::CublasHandle handle;
-  const tc::TimingStats s = tc::benchmark(
-      [&] {
-        tc::cublas_gemm<float, float>(handle, tc::Op::N, tc::Op::N, n, n, n, 1.0, a.data(), n, a.data(), n, 0.0,
-                                      nullptr, n, c.data(), n);
-      },
-      2, 5);
-  CHECK(s.repeats == 5);
-  CHECK(s.min_ms > 0.0);
-  CHECK(s.min_ms <= s.median_ms);
-  CHECK(s.median_ms <= s.max_ms);
 }
 
 // ---- the checks fail planted bugs at 4096^3 -------------------------------------------------------------------
