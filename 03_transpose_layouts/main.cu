@@ -29,11 +29,15 @@ int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: sizes, precisions and ops; each (precision, op) is one driver group, with its operands
     // stored as the op says (op(A) m x k stored as LayoutA, op(B) k x n as LayoutB, tight leading dimensions).
-    tc::GemmDriver driver({tc::this_chapter(), "Chapter 03: NN, NT, TN, TT through fragment layouts",
-                           "C = alpha*op(A)*op(B) + beta*C for op = N or T on A and B, by WMMA fragment layout tags, "
-                           "verified and timed against cuBLAS with the same transa/transb.",
-                           "write the chapter's figures into this folder (the address maps need a GPU)",
-                           {"f16", "s8"}, "precision: f16 (HMMA, fp32 accumulate) or s8 (IMMA)"});
+    tc::DriverConfig config{tc::this_chapter(), "Chapter 03: NN, NT, TN, TT through fragment layouts",
+                            "C = alpha*op(A)*op(B) + beta*C for op = N or T on A and B, by WMMA fragment layout tags, "
+                            "verified and timed against cuBLAS with the same transa/transb.",
+                            "write the chapter's figures into this folder (the address maps need a GPU)",
+                            {"f16", "s8"}, "precision: f16 (HMMA, fp32 accumulate) or s8 (IMMA)"};
+    config.default_sizes = "2048";  // the demonstration: eight (precision, op) groups in seconds on an H200
+    config.bench_flag = true;
+    config.bench_sizes = "1024,4096";  // what docs/results records
+    tc::GemmDriver driver(config);
     driver.cli().add_choice("op", "all", {"NN", "NT", "TN", "TT", "all"}, "op(A) op(B), as cuBLAS's transa transb");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     const std::string ops = driver.cli().get_choice("op");

@@ -40,12 +40,15 @@ tc::DriverGroup<typename P::Input, std::int32_t> group(const std::string& skews)
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: sizes, precisions and skews; alpha and beta are int32, the scale type of an int32 GEMM.
-    tc::GemmDriver driver({tc::this_chapter(), "Chapter 04: INT8 IMMA through skewed shared memory",
-                           "C = alpha*A*B + beta*C for s8 and u8 inputs with int32 accumulation (A row-major, B "
-                           "column-major) through skewed shared memory, verified exactly and timed against cuBLAS "
-                           "int8.",
-                           "write the bank figures into this folder",
-                           {"s8", "u8"}, "input precision (int32 accumulation either way)"});
+    tc::DriverConfig config{tc::this_chapter(), "Chapter 04: INT8 IMMA through skewed shared memory",
+                            "C = alpha*A*B + beta*C for s8 and u8 inputs with int32 accumulation (A row-major, B "
+                            "column-major) through skewed shared memory, verified exactly and timed against cuBLAS "
+                            "int8.",
+                            "write the bank figures into this folder",
+                            {"s8", "u8"}, "input precision (int32 accumulation either way)"};
+    config.bench_flag = true;  // the default sizes, 1024 and 4096, are the demonstration
+    config.bench_sizes = "1024,2048,4096,8192";  // what docs/results records
+    tc::GemmDriver driver(config);
     driver.cli().add_choice("skew", "all", {"0", "16", "32", "all"}, "shared-memory skew in bytes (16 is the chapter's)");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     driver.require_integer_scales("s8 and u8");

@@ -20,11 +20,14 @@
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line, and the GEMM: fp16 in, fp32 accumulate, A row-major (op T), B column-major (op N).
-    tc::GemmDriver driver({tc::this_chapter(), "Chapter 05: inline PTX mma.sync.m16n8k16",
-                           "mma.sync.m16n8k16 in inline PTX: one tile by the ISA's lane formulas, a probe of the real "
-                           "instruction, and a GEMM (fp16 in, fp32 accumulate, A row-major, B column-major) timed "
-                           "against cuBLAS.",
-                           "write the lane diagrams (as 05_lane_figures does) into this folder"});
+    tc::DriverConfig config{tc::this_chapter(), "Chapter 05: inline PTX mma.sync.m16n8k16",
+                            "mma.sync.m16n8k16 in inline PTX: one tile by the ISA's lane formulas, a probe of the "
+                            "real instruction, and a GEMM (fp16 in, fp32 accumulate, A row-major, B column-major) "
+                            "timed against cuBLAS.",
+                            "write the lane diagrams (as 05_lane_figures does) into this folder"};
+    config.bench_flag = true;  // the default sizes, 1024 and 4096, are the demonstration
+    config.bench_sizes = "1024,2048,4096,8192";  // what docs/results records
+    tc::GemmDriver driver(config);
     if (!driver.parse(argc, argv)) return tc::kExitOk;
     driver.add(tc::driver_group<MmaGemm<>>(tc::F16F32::name));
 

@@ -93,7 +93,7 @@ void print_moe(const std::vector<MoeResult>& rows, const tc::FlushedTiming& timi
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: the short suite (Llama-3-8B at 1, 64 and 2048 tokens) by default, the full one (both
-    // models, seven token counts) with --suite full; --tokens replaces the token counts.
+    // models, seven token counts, and the MoE table) with --suite full or --bench; --tokens replaces the token counts.
     tc::DriverConfig config{tc::this_chapter(),
                             "Chapter 10: GEMMs at the shapes LLMs run",
                             "the linear layers of Llama-3-8B and -70B at 1 to 8192 tokens (bf16 in and out, fp32 "
@@ -103,50 +103,49 @@ int main(int argc, char** argv) {
     config.sizes_flag = false;    // the suite names the shapes
     config.default_repeats = 20;
     config.rest_flag = true;
-    config.default_rest_ms = 100;  // 56 shapes x 11 timings: the full suite's rests stay near a minute
+    config.default_rest_ms = 100;  // under --bench: 56 shapes x 11 timings, so the suite's rests stay near a minute
+    config.bench_flag = true;      // --bench: the full suite and the MoE table, as docs/results records them
     tc::GemmDriver driver(config);
-    driver.cli().add_choice("suite", "short", {"short", "full"},
-                            "short: Llama-3-8B at 1, 64 and 2048 tokens; full: both models at 1, 16, 64, 128, 512, "
-                            "2048 and 8192 tokens");
-    driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
-    driver.cli().add_string("shapes", "", "instead of the suite: these shapes, MxNxK (M tokens, an N x K weight), "
-                                          "comma-separated");
-    driver.cli().add_flag("moe", "also run step 6's mixture-of-experts table (always with --suite full)");
-    driver.cli().add_string("groups", "", "instead of the Zipf draw: the routed rows of each expert for the MoE table "
-                                          "(comma-separated, summing to 8192, at most 64 groups)");
-    driver.cli().add_flag("no-yardsticks", "verify and time the steps alone (the sanitizer runs: racecheck reports "
-                                           "hazards inside cuBLASLt's own kernels, which are not this chapter's code)");
-    if (!driver.parse(argc, argv)) return tc::kExitOk;
-    const bool yardsticks = !driver.cli().get_flag("no-yardsticks");
-    const bool full = driver.cli().get_choice("suite") == "full";
-    const std::string tokens_text = driver.cli().get_string("tokens");
-    const std::vector<int> tokens = !tokens_text.empty() ? tc::parse_int_list("tokens", tokens_text)
-                                    : full               ? kSuiteTokens
-                                                         : kShortSuiteTokens;
-    const std::string custom = driver.cli().get_string("shapes");
+    tc::Cli& cli = driver.cli();
+    cli.add_choice("suite", "short", {"short", "full"},
+                   "short: Llama-3-8B at 1, 64 and 2048 tokens; full (the default with --bench): both models at 1, "
+                   "16, 64, 128, 512, 2048 and 8192 tokens");
+    cli.add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
+    cli.add_string("shapes", "", "instead of the suite: these shapes, MxNxK (M tokens, an N x K weight), "
+                                 "comma-separated");
+    cli.add_flag("moe", "also run step 6's mixture-of-experts table (always with --suite full)");
+    cli.add_string("groups", "", "instead of the Zipf draw: the routed rows of each expert for the MoE table "
+                                 "(comma-separated, summing to 8192, at most 64 groups)");
+    cli.add_flag("no-yardsticks", "verify and time the steps alone (the sanitizer runs: racecheck reports hazards "
+                                  "inside cuBLASLt's own kernels, which are not this chapter's code)");
+    // The chapter's own flags become shapes and MoE layers before the run header, so that a bad one's error is the
+    // first line printed. The MoE layers: the four of kMoeConfigs, routed by the Zipf draw, or the two weights with
+    // --groups' rows.
     std::vector<SuiteShape> shapes;
-    if (custom.empty()) {
-      shapes = suite(full, tokens);
-    } else {
-      for (const tc::GemmShape& g : tc::parse_gemm_shapes("shapes", custom))
-        shapes.push_back({g.m, LinearLayer{"-", "custom", g.n, g.k}});
-    }
-    // The MoE table's layers: the issue's four, routed by the Zipf draw, or the two weights with --groups' rows.
-    const std::string groups_text = driver.cli().get_string("groups");
     std::vector<std::pair<MoeConfig, std::vector<int>>> moe_layers;
-    if (!groups_text.empty()) {
-      const std::vector<int> sizes = moe::parse_group_sizes(groups_text, kMoeTokens * kMoeTopK, grouped::kMaxGroups);
-      for (const MoeConfig& c : {kMoeConfigs[0], kMoeConfigs[1]})
-        moe_layers.push_back({MoeConfig{int(sizes.size()), c.n, c.k}, sizes});
-    } else if (full || driver.cli().get_flag("moe")) {
-      for (const MoeConfig& c : kMoeConfigs)
-        moe_layers.push_back({c, moe::zipf_routing(kMoeTokens, kMoeTopK, c.experts, kMoeZipf, kMoeSeed)});
-    }
+    const auto check_flags = [&] {
+      const bool full = cli.get_choice("suite") == "full" || (cli.get_flag("bench") && !cli.given("suite"));
+      const std::string tokens = cli.get_string("tokens"), custom = cli.get_string("shapes");
+      if (custom.empty()) {
+        shapes = suite(full, !tokens.empty() ? tc::parse_int_list("tokens", tokens)
+                             : full          ? kSuiteTokens
+                                             : kShortSuiteTokens);
+      } else {
+        for (const tc::GemmShape& g : tc::parse_gemm_shapes("shapes", custom))
+          shapes.push_back({g.m, LinearLayer{"-", "custom", g.n, g.k}});
+      }
+      if (const std::string groups = cli.get_string("groups"); !groups.empty()) {
+        const std::vector<int> sizes = moe::parse_group_sizes(groups, kMoeTokens * kMoeTopK, grouped::kMaxGroups);
+        for (const MoeConfig& c : {kMoeConfigs[0], kMoeConfigs[1]})
+          moe_layers.push_back({MoeConfig{int(sizes.size()), c.n, c.k}, sizes});
+      } else if (full || cli.get_flag("moe")) {
+        for (const MoeConfig& c : kMoeConfigs)
+          moe_layers.push_back({c, moe::zipf_routing(kMoeTokens, kMoeTopK, c.experts, kMoeZipf, kMoeSeed)});
+      }
+    };
+    if (!driver.parse(argc, argv, check_flags)) return tc::kExitOk;
+    const bool yardsticks = !cli.get_flag("no-yardsticks");
     const tc::RunOptions& o = driver.options();
-
-    // (2) The suite, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
-    print_suite_plan(shapes);
-    const tc::DeviceInfo gpu = driver.require_gpu("chapter 10 (warp-specialized wgmma kernels, sm_90a)");
     tc::MemoryNeed largest;  // one shape's operands live at a time
     for (const SuiteShape& s : shapes) {
       const tc::MemoryNeed need = shape_memory(s, o.beta);
@@ -155,8 +154,15 @@ int main(int argc, char** argv) {
     }
     for (const auto& [c, sizes] : moe_layers)
       largest.device_bytes = std::max(largest.device_bytes, moe_memory(c, kMoeTokens * kMoeTopK).device_bytes);
-    tc::require_memory("the largest shape's operands, references and the DRAM copy",
-                       largest + tc::MemoryNeed{0, 2 * kCopyBytes});
+    largest = largest + tc::MemoryNeed{0, 2 * kCopyBytes};  // and the DRAM copy's two buffers
+    const std::string what = "the largest shape's operands, references and the DRAM copy";
+    tc::require_host_memory(what, largest, tc::kSm90MostDeviceBytes);  // refused with or without a GPU (exit 6)
+    driver.print_header();
+
+    // (2) The suite, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
+    print_suite_plan(shapes);
+    const tc::DeviceInfo gpu = driver.require_gpu("chapter 10 (warp-specialized wgmma kernels, sm_90a)");
+    tc::require_memory(what, largest);
 
     // (4) The DRAM ceiling, and the flush.
     const double dram_gbps = tc::measure_copy_gbps(kCopyBytes, 10);

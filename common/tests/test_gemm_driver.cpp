@@ -94,7 +94,7 @@ TEST_CASE("ladder rows carry the chapter, the table's names, the kernel's time a
   CHECK(bench[0].passed);
 }
 
-TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line errors", "[driver][cli]") {
+TEST_CASE("the driver's flags: sizes, the statistic, and one-line errors", "[driver][cli]") {
   tc::DriverConfig list{{"prog", "06", 0, {}}, "title", "summary"};
   list.rest_flag = true;
   const tc::RunOptions o = parse(list, {"--sizes", "64,17x33x65", "--alpha", "2", "--rest-ms", "0", "--seed", "7"});
@@ -103,18 +103,16 @@ TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line
   CHECK(o.alpha == 2.0);
   CHECK(o.rest_ms == 0);
   CHECK(o.seed == 7);
-  CHECK(parse(list, {}).rest_ms == 1500);
-
-  tc::DriverConfig single{{"prog", "02", 0, {}}, "title", "summary"};
-  single.single_size = true;
-  single.default_sizes = "4096";
-  CHECK(parse(single, {"--n", "100"}).sizes == std::vector<tc::GemmShape>{{4096, 100, 4096}});
-  CHECK(parse(single, {"--k", "0"}).sizes == std::vector<tc::GemmShape>{{4096, 4096, 0}});  // C = beta * C
-  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--m", "0"}); }).find("--m must be in [1, ") ==
-        0);
-  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--sizes", "64"}); }) ==
-        "unknown option '--sizes' (see --help)");
-  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(single, {"--rest-ms", "0"}); }) ==
+  CHECK_FALSE(o.bench);
+  CHECK(parse(list, {}).rest_ms == 1500);  // a tool (no --bench): its rest is its default
+  CHECK(parse(list, {"--sizes", "4096x4096x0"}).sizes == std::vector<tc::GemmShape>{{4096, 4096, 0}});  // C = beta C
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(list, {"--sizes", "0"}); }).find("--sizes") == 0);
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(list, {"--m", "64"}); }) ==
+        "unknown option '--m' (see --help)");
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(list, {"--bench"}); }) ==
+        "unknown option '--bench' (see --help)");
+  tc::DriverConfig no_rest{{"prog", "02", 0, {}}, "title", "summary"};
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(no_rest, {"--rest-ms", "0"}); }) ==
         "unknown option '--rest-ms' (see --help)");
   CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(list, {"--repeats", "3"}); }).find("--repeats") !=
         std::string::npos);
@@ -124,6 +122,59 @@ TEST_CASE("the driver's flags: sizes or one problem, the statistic, and one-line
   REQUIRE(driver.parse(int(args.size()), const_cast<char**>(args.data())));
   CHECK(tc::test::thrown_message<tc::UsageError>([&] { driver.require_integer_scales("s8"); }) ==
         "--alpha and --beta must be int32 integers for s8 (the scale type of an int32 GEMM, as in cuBLAS)");
+}
+
+TEST_CASE("the bench flag runs the recorded benchmark, the default run the demonstration, and flags given win",
+          "[driver][cli]") {
+  tc::DriverConfig chapter{{"prog", "07", 0, {}}, "title", "summary"};
+  chapter.default_sizes = "4096";
+  chapter.rest_flag = true;
+  chapter.default_rest_ms = 1500;
+  chapter.bench_flag = true;
+  chapter.bench_sizes = "4096,8192";
+  const tc::RunOptions demo = parse(chapter, {});
+  CHECK_FALSE(demo.bench);
+  CHECK(demo.sizes == std::vector<tc::GemmShape>{{4096, 4096, 4096}});
+  CHECK(demo.rest_ms == 0);
+  const tc::RunOptions bench = parse(chapter, {"--bench"});
+  CHECK(bench.bench);
+  CHECK(bench.sizes == std::vector<tc::GemmShape>{{4096, 4096, 4096}, {8192, 8192, 8192}});
+  CHECK(bench.rest_ms == 1500);
+  const tc::RunOptions mixed = parse(chapter, {"--bench", "--sizes", "256", "--rest-ms", "10"});
+  CHECK(mixed.sizes == std::vector<tc::GemmShape>{{256, 256, 256}});
+  CHECK(mixed.rest_ms == 10);
+  CHECK(parse(chapter, {"--rest-ms", "20"}).rest_ms == 20);
+  // The chapter's own checks run inside parse, before the run header: their error is the first line printed.
+  std::vector<const char*> args = {"prog", "--bench"};
+  tc::GemmDriver driver(chapter);
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] {
+          driver.parse(int(args.size()), const_cast<char**>(args.data()), [] { throw tc::UsageError("bad flag"); });
+        }) == "bad flag");
+}
+
+TEST_CASE("an output path that cannot be written is refused at parse, before the run", "[driver][cli]") {
+  tc::DriverConfig config{{"prog", "09", 0, {}}, "title", "summary"};
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(config, {"--csv", "/proc/no/such/rows.csv"}); })
+            .find("/proc/no/such") != std::string::npos);
+  CHECK(tc::test::thrown_message<tc::UsageError>([&] { parse(config, {"--svg", "/proc/no/such"}); })
+            .find("/proc/no/such") != std::string::npos);
+}
+
+TEST_CASE("a size too large for any machine is refused when its kernels are added, with no GPU asked", "[driver]") {
+  tc::DriverConfig config{{"prog", "02", 0, {}}, "title", "summary"};
+  auto add_at = [&](const char* sizes) {
+    std::vector<const char*> args = {"prog", "--sizes", sizes};
+    tc::GemmDriver driver(config);
+    REQUIRE(driver.parse(int(args.size()), const_cast<char**>(args.data())));
+    driver.add(tc::DriverGroup<float, float>{"f32", tc::Op::N, tc::Op::N, {}});
+  };
+  // 300000^3 in fp32: terabytes of host operands and references.
+  CHECK(tc::test::thrown_message<tc::TooLargeError>([&] { add_at("64,300000"); })
+            .find("prog 300000x300000x300000 needs ") == 0);
+  // 10^9 cubed: more bytes than 64 bits count.
+  CHECK(tc::test::thrown_message<tc::TooLargeError>([&] { add_at("1000000000"); }).find("2^64 bytes") !=
+        std::string::npos);
+  add_at("64");  // fits
 }
 
 TEST_CASE("the --type flag offers the chapter's precisions and all, and runs_type asks only for ones the chapter lists",

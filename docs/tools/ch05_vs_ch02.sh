@@ -16,13 +16,13 @@ echo "# command: docs/tools/ch05_vs_ch02.sh $build $results $*"
 "$ch05" --sizes "$sizes" > "$results/05_ptx_mma_m16n8k16_h200.txt"
 sed -n 's/^# device: */# device:  /p' "$results/05_ptx_mma_m16n8k16_h200.txt"
 echo "# chapter 05: $(basename "$ch05") --sizes $sizes (full output: $results/05_ptx_mma_m16n8k16_h200.txt)"
-echo "# chapter 02: $(basename "$ch02") --m S --n S --k S --type f16 --kernel block-tiled, once per size S"
+echo "# chapter 02: $(basename "$ch02") --sizes S --type f16 --kernel block-tiled, once per size S"
 echo "# median of 30 launches after 5 warm-up each; both yardsticks with the kernel's own layout: cublasGemmEx (default"
 echo "# algorithm) and cuBLASLt best-of-8 (the fastest of its first 8 heuristic algorithms; \"-\" where it has none)"
 printf '%-6s %-40s %-6s %9s %9s %13s %9s %9s %9s\n' size kernel layout ms TFLOP/s "cublasGemmEx" "% gemmEx" "Lt best8" \
   "% Lt best8"
 for s in "$@"; do
-  out=$("$ch02" --m "$s" --n "$s" --k "$s" --type f16 --kernel block-tiled)
+  out=$("$ch02" --sizes "$s" --type f16 --kernel block-tiled)
   # Rows are read from each binary's "== results" section only (other sections print rows that start alike). Both
   # print the driver's table (tc/gemm_driver.hpp): "SxSxS  kernel  type  op  ms  TFLOP/s  cublasGemmEx  %gemmEx
   # cuBLASLt-1st  cuBLASLt-best-of-8  %best-of-8 ...".

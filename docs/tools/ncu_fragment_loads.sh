@@ -35,8 +35,8 @@ profile() {  # profile <name> <kernel regex> <command...>: the raw CSV of one ke
   fi
   ncu --import "$work/$name.ncu-rep" --csv --page raw --print-units base > "$work/$name.csv"
 }
-profile ch02 '^wmma_block_tiled_gemm_kernel' "$build/02_wmma_tiled_gemm/02_wmma_tiled_gemm" --m "$size" --n "$size" \
-  --k "$size" --type f16 --kernel block-tiled --warmup 0 --repeats 20
+profile ch02 '^wmma_block_tiled_gemm_kernel' "$build/02_wmma_tiled_gemm/02_wmma_tiled_gemm" --sizes "$size" \
+  --type f16 --kernel block-tiled --warmup 0 --repeats 20
 profile ch05 '^mma_gemm_kernel' "$build/05_ptx_mma_m16n8k16/05_ptx_mma_m16n8k16" --sizes "$size" --warmup 0 \
   --repeats 20
 echo "# command: docs/tools/ncu_fragment_loads.sh $build $size"

@@ -187,6 +187,7 @@ bool Cli::parse(int argc, const char* const* argv) {
     auto it = options_.find(name);
     if (it == options_.end()) throw UsageError("unknown option '--" + name + "' (see --help)");
     Option& opt = it->second;
+    opt.given = true;
     if (opt.kind == Kind::Flag) {
       if (has_value) throw UsageError("--" + name + " takes no value");
       opt.value = "1";
@@ -225,6 +226,12 @@ double Cli::get_real(const std::string& name) const {
 }
 const std::string& Cli::get_choice(const std::string& name) const { return find(name, Kind::Choice).value; }
 bool Cli::get_flag(const std::string& name) const { return !find(name, Kind::Flag).value.empty(); }
+
+bool Cli::given(const std::string& name) const {
+  const auto it = options_.find(name);
+  if (it == options_.end()) throw std::logic_error("Cli: no option --" + name + " was declared");
+  return it->second.given;
+}
 const std::string& Cli::get_string(const std::string& name) const { return find(name, Kind::String).value; }
 std::vector<GemmShape> Cli::get_shapes(const std::string& name) const {
   return parse_gemm_shapes(name, find(name, Kind::Shapes).value);

@@ -84,14 +84,11 @@ std::vector<BenchRow> ladder_rows(const std::string& chapter, const std::vector<
 
 GemmDriver::GemmDriver(DriverConfig config)
     : config_(std::move(config)), cli_(config_.chapter.program, config_.summary) {
-  if (!config_.sizes_flag) {
-    // no shape flags: the chapter's own
-  } else if (config_.single_size) {
-    const std::int64_t s = std::stoll(config_.default_sizes);
-    cli_.add_int("m", s, "rows of op(A) and C").add_int("n", s, "columns of op(B) and C");
-    cli_.add_int("k", s, "columns of op(A), rows of op(B); 0: C = beta * C", 0);
-  } else {
-    cli_.add_shapes("sizes", config_.default_sizes, "GEMM sizes: S (S x S x S) or MxNxK, comma-separated");
+  if (config_.sizes_flag) {  // else no shape flags: the chapter names its own
+    std::string help = "GEMM sizes: S (S x S x S) or MxNxK, comma-separated; K = 0 is C = beta * C";
+    if (config_.bench_flag && !config_.bench_sizes.empty()) help += " (with --bench: " + config_.bench_sizes + ")";
+    cli_.add_shapes("sizes", config_.default_sizes, help);
+    if (!config_.bench_sizes.empty()) parse_gemm_shapes("sizes", config_.bench_sizes);  // the program's own bug
   }
   if (!config_.types.empty()) {
     std::vector<std::string> choices = config_.types;
@@ -100,7 +97,7 @@ GemmDriver::GemmDriver(DriverConfig config)
   }
 }
 
-bool GemmDriver::parse(int argc, char** argv) {
+bool GemmDriver::parse(int argc, char** argv, const std::function<void()>& check_flags) {
   const bool integer_types = std::any_of(config_.types.begin(), config_.types.end(), [](const std::string& t) {
     auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
     return t.size() >= 2 && (t[0] == 's' || t[0] == 'u') && std::all_of(t.begin() + 1, t.end(), digit);
@@ -111,21 +108,31 @@ bool GemmDriver::parse(int argc, char** argv) {
       .add_int("warmup", 5, "untimed launches before timing", 0)
       .add_int("repeats", config_.default_repeats, "timed launches; the median is reported", 20);
   if (config_.rest_flag) {
-    cli_.add_int("rest-ms", config_.default_rest_ms, "idle milliseconds before each timing, so that every kernel and cuBLAS start at "
-                                  "the same clock",
-                 0);
+    const std::string why = "idle milliseconds before each timing, so that every kernel and cuBLAS start at the same "
+                            "clock";
+    if (config_.bench_flag) {
+      cli_.add_int("rest-ms", 0, why + " (with --bench: " + std::to_string(config_.default_rest_ms) + ")", 0);
+    } else {
+      cli_.add_int("rest-ms", config_.default_rest_ms, why, 0);
+    }
   }
   cli_.add_int("seed", 2026, "random seed", 0);
+  if (config_.bench_flag) {
+    std::string help = "the benchmark that docs/results records, not the demonstration:";
+    if (config_.sizes_flag && !config_.bench_sizes.empty()) help += " sizes " + config_.bench_sizes + ",";
+    if (config_.rest_flag) help += " each timing after " + std::to_string(config_.default_rest_ms) + " ms idle,";
+    help += " and whatever more the chapter records; --sizes and --rest-ms still win";
+    cli_.add_flag("bench", help);
+  }
   if (!config_.svg_help.empty()) cli_.add_string("svg", "", config_.svg_help);
   cli_.add_string("csv", "", "append one row per timed kernel to this CSV (the benchmark ladder, tc/bench_csv.hpp)");
   if (!cli_.parse(argc, argv)) return false;
-  if (config_.chapter.exact_sm) require_exact_sm(config_.chapter.min_sm, config_.chapter.program);
-  if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
   RunOptions& o = options_;
+  o.bench = config_.bench_flag && cli_.get_flag("bench");
   if (!config_.sizes_flag) {
     o.sizes.clear();
-  } else if (config_.single_size) {
-    o.sizes = {{int(cli_.get_int("m")), int(cli_.get_int("n")), int(cli_.get_int("k"))}};
+  } else if (o.bench && !config_.bench_sizes.empty() && !cli_.given("sizes")) {
+    o.sizes = parse_gemm_shapes("sizes", config_.bench_sizes);
   } else {
     o.sizes = cli_.get_shapes("sizes");
   }
@@ -134,11 +141,31 @@ bool GemmDriver::parse(int argc, char** argv) {
   o.warmup = int(cli_.get_int("warmup"));
   o.repeats = int(cli_.get_int("repeats"));
   o.rest_ms = config_.rest_flag ? int(cli_.get_int("rest-ms")) : 0;
+  if (config_.rest_flag && o.bench && !cli_.given("rest-ms")) o.rest_ms = config_.default_rest_ms;
   o.seed = std::uint64_t(cli_.get_int("seed"));
   o.svg_dir = config_.svg_help.empty() ? "" : cli_.get_string("svg");
   o.csv = cli_.get_string("csv");
-  print_run_header(config_.title, config_.chapter.program, argc, argv);
+  if (check_flags) check_flags();
+  // Output paths are checked now, so that a path that cannot be written fails before the run, not after it.
+  if (!o.csv.empty()) require_appendable_file(o.csv);
+  if (!o.svg_dir.empty()) require_writable_folder(o.svg_dir);
+  if (config_.chapter.exact_sm) require_exact_sm(config_.chapter.min_sm, config_.chapter.program);
+  if (config_.chapter.kernel_image_guard) config_.chapter.kernel_image_guard();  // no code for this GPU: exit 5
+  command_ = config_.chapter.program;
+  for (int i = 1; i < argc; ++i) command_ += std::string(" ") + argv[i];
   return true;
+}
+
+void GemmDriver::print_header() {
+  if (header_printed_) return;
+  header_printed_ = true;
+  std::printf("# %s\n# command: %s\n# device:  %s\n", config_.title.c_str(), command_.c_str(),
+              describe(query_device()).c_str());
+  if (config_.bench_flag) {
+    std::printf("# run:     %s\n", options_.bench ? "the benchmark (--bench): the tables docs/results records"
+                                                  : "the demonstration (a few seconds on an H200; --bench runs the "
+                                                    "benchmark that docs/results records)");
+  }
 }
 
 bool GemmDriver::runs_type(const std::string& name) const {
@@ -157,7 +184,16 @@ void GemmDriver::require_integer_scales(const std::string& why) const {
   }
 }
 
+void GemmDriver::require_host_memory_of(const Group& g) {
+  // sm_90a chapters run on SM 9.0 alone, whose largest memory is known; other chapters' GPUs have no such bound.
+  const std::uint64_t most = config_.chapter.exact_sm && config_.chapter.min_sm == 90 ? kSm90MostDeviceBytes : 0;
+  for (const GemmShape& s : options_.sizes)
+    require_host_memory(config_.chapter.program + " " + shape_text(s), g.memory(s), most);
+  print_header();  // every size fits: what follows is the run, not an error
+}
+
 DeviceInfo GemmDriver::require_gpu(const std::string& what) {
+  print_header();
   std::printf("\n");
   device_ = require_sm(config_.chapter.min_sm, what, config_.chapter.exact_sm);
   for (const GemmShape& s : options_.sizes) {

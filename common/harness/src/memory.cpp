@@ -72,6 +72,18 @@ std::uint64_t available_host_bytes() {
   return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
 }
 
+void require_host_memory(const std::string& what, const MemoryNeed& need, std::uint64_t most_device_bytes) {
+  const std::uint64_t host_free = available_host_bytes();
+  if (need.host_bytes > host_free) {
+    throw TooLargeError(what + " needs " + format_bytes(need.host_bytes) + " of host memory; " +
+                        format_bytes(host_free) + " is free (host memory is short)");
+  }
+  if (most_device_bytes > 0 && need.device_bytes > most_device_bytes) {
+    throw TooLargeError(what + " needs " + format_bytes(need.device_bytes) + " of GPU memory; no GPU this code runs on "
+                        "has more than " + format_bytes(most_device_bytes));
+  }
+}
+
 void require_memory(const std::string& what, const MemoryNeed& need) {
   std::size_t device_free = 0, device_total = 0;
   TC_CHECK(cudaMemGetInfo(&device_free, &device_total));

@@ -62,6 +62,9 @@ class Cli {
   bool get_flag(const std::string& name) const;
   const std::string& get_string(const std::string& name) const;
   std::vector<GemmShape> get_shapes(const std::string& name) const;
+  // Whether argv named this option (any kind), as opposed to its default standing. Errors: std::logic_error for an
+  // undeclared name (the program's bug).
+  bool given(const std::string& name) const;
 
   std::string usage() const;
 
@@ -71,6 +74,7 @@ class Cli {
     Kind kind;
     std::string help;
     std::string value;  // as given (or the default); flags hold "1" or ""
+    bool given = false;  // argv named it
     std::int64_t min = 0;
     std::int64_t max = 0;
     std::vector<std::string> choices;

@@ -2,10 +2,11 @@
 //
 // A chapter's main.cu names its kernels and prints its own sections (layouts, probes, bank tables, a ceiling); the
 // driver does the rest, the same way in every chapter:
-//   1. the command line: --sizes (or --m --n --k), --alpha, --beta, --warmup, --repeats, [--rest-ms], --seed, --svg,
-//      --csv, beside the chapter's own choices (--type, --kernel, ...), with one-line errors (exit 2);
-//   2. before anything is allocated: the GPU's SM (exit 77 without a suitable one) and the memory every group needs at
-//      every size (exit 6 when it cannot fit);
+//   1. the command line: --sizes, --alpha, --beta, --warmup, --repeats, [--rest-ms], --seed, [--bench], --svg,
+//      --csv, beside the chapter's own choices (--type, --kernel, ...), with one-line errors (exit 2), all checked
+//      before any work: a --csv or --svg path that cannot be written is refused here, not after the run;
+//   2. before anything is allocated: the host memory every group needs at every size (exit 6 when it cannot fit,
+//      with or without a GPU), then the GPU's SM (exit 77 without a suitable one) and its memory (exit 6);
 //   3. per size and group (one precision and op pair): the two operand sets of tc/gemm_check.hpp (integers checked
 //      exactly, random reals against fp64), cuBLAS timed on the random ones at the same precision and ops, then each
 //      kernel verified on both sets and timed on the random one, alone and, where its tile contract needs them, with
@@ -14,8 +15,13 @@
 //      table, the benchmark-ladder CSV rows (tc/bench_csv.hpp) and the RESULT line with its exit code (1 on any
 //      mismatch).
 // Statistic: the median of --repeats launches after --warmup untimed ones, each timing after --rest-ms of idle GPU
-// (tc::rest_gpu; 0 where the chapter has no --rest-ms flag). Units: sizes in elements, times in milliseconds, rates in
-// 10^12 operations per second (TFLOP/s; TOPS for integer types).
+// (tc::rest_gpu; 0 where the chapter has no --rest-ms flag).
+// Two runs, for a chapter that offers --bench (DriverConfig::bench_flag): the default run is the demonstration, a
+// few seconds on an H200 (default_sizes, no rest between timings); --bench is the benchmark whose tables docs/results
+// records (bench_sizes, default_rest_ms before each timing, so that every kernel and yardstick starts at the same
+// clock). A --sizes or --rest-ms given on the command line wins over either.
+// Units: sizes in elements, times in milliseconds, rates in 10^12 operations per second (TFLOP/s; TOPS for integer
+// types).
 // A kernel enters through driver_kernel<Kernel>(), for any type tc/padded_gemm.hpp can launch (its Precision,
 // LayoutA, LayoutB, kContract, launch): the driver calls it through tc::launch_gemm_any_size, so any M, N, K works.
 // Errors: tc::UsageError for bad flags; tc::TooLargeError for a problem that cannot fit; tc::CudaError from CUDA and
@@ -76,11 +82,14 @@ struct DriverConfig {
   // are named s<bits> or u<bits> ("s8", "u8"): where one is offered, --help says alpha and beta are int32 there.
   std::vector<std::string> types = {};
   std::string type_help = "input precision(s) to run";
-  bool single_size = false;        // --m --n --k (one problem) instead of --sizes (a list)
-  std::string default_sizes = "1024,4096";  // --sizes's default, or with single_size the one size S of S x S x S
+  std::string default_sizes = "1024,4096";  // --sizes's default (the demonstration's, where bench_flag is set)
   int default_repeats = 30;
   bool rest_flag = false;          // offer --rest-ms: idle before each timing
-  int default_rest_ms = 1500;      // --rest-ms's default
+  int default_rest_ms = 1500;      // --rest-ms's default; with bench_flag, under --bench only (the default run: 0)
+  // Offer --bench: the default run is the demonstration, --bench the recorded benchmark (the header says how they
+  // differ). The chapter binaries set it; their tools, which are benchmarks already, do not.
+  bool bench_flag = false;
+  std::string bench_sizes = {};    // --sizes's default under --bench; empty: default_sizes
   // false: no --sizes (nor --m --n --k): the chapter names its own shapes (chapter 10's suite), options().sizes is
   // empty, and require_gpu checks no memory for them.
   bool sizes_flag = true;
@@ -93,6 +102,7 @@ struct RunOptions {
   int warmup = 5, repeats = 30, rest_ms = 0;
   std::uint64_t seed = 2026;
   std::string svg_dir, csv;
+  bool bench = false;  // --bench: the recorded benchmark, not the demonstration
 };
 
 // Times fn as every driver timing is taken: tc::rest_gpu(rest_ms), then tc::benchmark's median in milliseconds.
@@ -229,9 +239,14 @@ class GemmDriver {
 
   // The command line, for the chapter's own flags; declare them before parse().
   Cli& cli() { return cli_; }
-  // Adds the common flags after the chapter's, parses argv, checks the binary has code for this GPU (exit 5) and
-  // prints the run header. Returns false after --help. Errors: tc::UsageError.
-  bool parse(int argc, char** argv);
+  // Adds the common flags after the chapter's, parses argv, runs check_flags (the chapter's own checks of its
+  // flags, which throw tc::UsageError), checks that --csv and --svg can be written, then that the binary has code for
+  // this GPU (exit 5). It prints nothing: a bad flag's one-line error, and a size too large (add()), come before any
+  // other output. Returns false after --help. Errors: tc::UsageError.
+  bool parse(int argc, char** argv, const std::function<void()>& check_flags = {});
+  // The run header (tc::print_run_header's three lines, and with --bench offered which run this is), printed once:
+  // by the first add() once its sizes fit, or by require_gpu(); a chapter that prints before either calls it first.
+  void print_header();
   const RunOptions& options() const { return options_; }
   // Whether --type selects the precision of this flag name (one of config.types): it names it, or "all". Call after
   // parse(). Errors: std::invalid_argument for a name config.types does not list (a chapter's typo, not the user's).
@@ -239,6 +254,8 @@ class GemmDriver {
   // Integer types take int32 alpha and beta (cuBLAS's scale type for int32 outputs). Errors: tc::UsageError.
   void require_integer_scales(const std::string& why) const;
 
+  // Adds a group of kernels; every size's host memory for it must fit now (tc::require_host_memory: exit 6), so
+  // that a size too large is refused before any work. Errors: tc::TooLargeError.
   template <typename TIn, typename TOut>
   void add(DriverGroup<TIn, TOut> group);
   // A ceiling the chapter measured in this process (TFLOP/s): the table gains a "% ceiling" column.
@@ -251,7 +268,8 @@ class GemmDriver {
   }
 
   // The GPU (SM >= config.min_sm, else exit 77) and the memory of every group at every size (else exit 6), before
-  // anything is allocated. Call after add(). Returns the device.
+  // anything is allocated. Call after add(), which has already refused a size whose host memory cannot fit (exit 6,
+  // whether or not there is a GPU: a problem too large for this machine is refused, not skipped). Returns the device.
   DeviceInfo require_gpu(const std::string& what);
   const CublasHandle& cublas();
   const CublasLtHandle& cublaslt();
@@ -270,12 +288,15 @@ class GemmDriver {
     return GemmProblem::tight(op_a, op_b, s.m, s.n, s.k, options_.alpha, options_.beta);
   }
   Timing timing() const { return {options_.warmup, options_.repeats, options_.rest_ms}; }
+  void require_host_memory_of(const Group& g);
   template <typename TIn, typename TOut>
   void run_group(const DriverGroup<TIn, TOut>& g, const GemmShape& s);
 
   DriverConfig config_;
   Cli cli_;
   RunOptions options_;
+  std::string command_;  // the program and its arguments, for the header
+  bool header_printed_ = false;
   std::vector<Group> groups_;
   std::vector<DriverRow> rows_;
   std::vector<VerificationRow> checks_;
@@ -303,6 +324,7 @@ void GemmDriver::add(DriverGroup<TIn, TOut> group) {
                        return gemm_check_memory<TIn, TOut>(p) + scratch + MemoryNeed{0, kLtWorkspaceBytes};
                      },
                      [this, g](const GemmShape& s) { run_group(*g, s); }});
+  require_host_memory_of(groups_.back());
 }
 
 // One problem's two operand sets (tc/gemm_check.hpp) and its cuBLAS yardstick, for timing kernels on it: what the

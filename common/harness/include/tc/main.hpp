@@ -39,6 +39,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>  // access(): POSIX; this project builds on Linux (memory.cpp reads /proc/meminfo too)
+
 namespace tc {
 
 inline void print_run_header(const std::string& title, const std::string& program, int argc, char** argv) {
@@ -54,6 +56,20 @@ inline void make_folder(const std::string& dir) {
   if (dir.empty() || std::filesystem::is_directory(dir, error)) return;
   if (!std::filesystem::create_directories(dir, error) && error)
     throw UsageError("cannot create the folder " + dir + ": " + error.message());
+}
+
+// Checks, before a run, that the run's output can go where the user asked, so that a bad path fails at once (exit 2)
+// rather than after minutes of work: require_appendable_file opens `path` for appending (creating it, empty, and its
+// folder where missing: what appending would do anyway); require_writable_folder creates `dir` where missing and asks
+// the system whether it may be written. Errors: tc::UsageError naming the path and the system's reason.
+inline void require_appendable_file(const std::string& path) {
+  make_folder(std::filesystem::path(path).parent_path().string());
+  std::ofstream out(path, std::ios::app);
+  if (!out) throw UsageError("cannot write " + path + ": " + std::strerror(errno));
+}
+inline void require_writable_folder(const std::string& dir) {
+  make_folder(dir);
+  if (access(dir.c_str(), W_OK) != 0) throw UsageError("cannot write into " + dir + ": " + std::strerror(errno));
 }
 
 inline void write_text_file(const std::string& path, const std::string& text) {

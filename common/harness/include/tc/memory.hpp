@@ -52,4 +52,15 @@ std::uint64_t available_host_bytes();
 // GPU's free memory. Call it after tc::require_sm, before allocating.
 void require_memory(const std::string& what, const MemoryNeed& need);
 
+// The most device memory a GPU of SM 9.0 has: the GH200's 144 GB of HBM3e (NVIDIA GH200 Grace Hopper Superchip
+// datasheet; the H200's is 141 GB), with room for how drivers count it. sm_90a code runs on SM 9.0 alone, so a
+// problem of an sm_90a chapter that needs more can run on no GPU at all.
+inline constexpr std::uint64_t kSm90MostDeviceBytes = std::uint64_t(160) << 30;
+
+// What can be refused before the GPU is asked for, with no CUDA call: `need`'s host memory against what this machine
+// has free and, where most_device_bytes > 0 (the most any GPU that runs the code has, e.g. kSm90MostDeviceBytes), its
+// device memory against that. A problem too large is then an error (exit 6) on a machine without a GPU too, and comes
+// before any other output. Errors: TooLargeError, one line with the figures.
+void require_host_memory(const std::string& what, const MemoryNeed& need, std::uint64_t most_device_bytes = 0);
+
 }  // namespace tc
