@@ -41,7 +41,7 @@
 // 8 KB buffers a consumer: tc::TmaStoreEpilogue). A arrives in two 64-row boxes, one per consumer, where tc::WsTile
 // loads one of 128 rows: the same bytes in two TMA loads, and a second box for PlantedBug::ABoxRepeated to repeat.
 template <tc::PlantedBug Plant = tc::PlantedBug::None>
-struct WideTile : tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128, Plant> {
+struct Tile128x256 : tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128, Plant> {
   using Base = tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128, Plant>;
   static constexpr int kABoxRows = 64;
   static_assert(!Base::kSplitN && Base::kConsumerRows == kABoxRows, "each consumer 64 rows: one A box");
@@ -162,7 +162,7 @@ struct Step1Fp8 {
     launch_wide_tile_gemm<Tile>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
-using Step1Tile = WideTile<>;
+using Step1Tile = Tile128x256<>;
 
 // D = alpha * scale_a * scale_b * A * B + beta * C for fp8 A (row-major m x k, lda) and B (column-major k x n, ldb)
 // with per-tensor scales, C column-major m x n (ldc) of Gemm's output type (bf16 or fp32), any m, n, k >= 0 (the

@@ -40,7 +40,7 @@
 // partial in place of block 1's.
 enum class PlantedSplit { None, DropsLastChunk, AddsPartialTwice };
 
-// [doc:split_k_kernel]
+// [doc:split_k_chunk]
 // One cluster a tile: cluster (x, y) of Splits blocks along z computes C's rows 64x .. 64x + 63 by columns BlockN y
 // .., block r of it over slices [r chunk, (r + 1) chunk) of K (chunk = ceil(slices / Splits)), then the sum through
 // shared memory. Preconditions: as step 2's kernel; launched with clusters of (1, 1, Splits) on a grid of
@@ -61,7 +61,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   if (Plant == PlantedSplit::DropsLastChunk && rank == Splits - 1 && count > 0) --count;
   if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
+  // [/doc:split_k_chunk]
 
+  // [doc:split_k_partial]
   float acc[kRegisters] = {};
   if (threadIdx.x / 32 == 4) {  // the producer warp
     if (threadIdx.x % 32 == 0)
@@ -79,7 +81,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     for (int i = 0; i < kRegisters; ++i) partial[i * 128 + threadIdx.x] = acc[i];
   }
   tc::cluster_sync();  // every block's partial is written, and visible to the cluster (release, then acquire)
+  // [/doc:split_k_partial]
 
+  // [doc:split_k_sum]
   if (threadIdx.x < 128) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const float* const partial = reinterpret_cast<const float*>(ring.stages);
@@ -105,7 +109,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   }
   tc::cluster_sync();  // no block exits, taking its shared memory with it, while another still reads it
 }
-// [/doc:split_k_kernel]
+// [/doc:split_k_sum]
 
 // [doc:split_k_choice]
 // How step 3 splits a shape of m weights, n tokens (n <= 256) and k on `sms` SMs: step 2's tile for n, and the most

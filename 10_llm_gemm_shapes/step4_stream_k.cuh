@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       tc::wgmma_wait_group<0>();
       held = tc::ring_slot(it - 1, S).stage;  // a span has a slice at least; released during the next span
 
-      // [doc:fixup]
+      // [doc:fixup_writer]
       if (!span.starts_tile()) {
         // A later cluster's part of the tile: the partial into this block's slot, then the flag. The barrier orders
         // every consumer thread's stores before the release (bar.sync is in the memory model's causality order).
@@ -182,6 +182,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         if (thread == 0) tc::st_release_gpu_u32(&flags[blockIdx.x], 1u);
         continue;
       }
+      // [/doc:fixup_writer]
+      // [doc:fixup_owner]
       // The owner: the partials of the later clusters that ran part of this tile, in cluster order, each from the
       // block with this block's rows. One thread acquires the flag (and resets it for the next launch, which the
       // kernel boundary orders after this one); the barrier then hands the acquire on to the other threads, which
@@ -208,7 +210,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
               if (twice) acc[r][i] += partial;
             }
       }
-      // [/doc:fixup]
+      // [/doc:fixup_owner]
       const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
       unsigned char* const staging = smem.b(held);  // as chapter 08: this consumer's half of B in the last stage
 #pragma unroll

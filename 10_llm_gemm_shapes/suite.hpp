@@ -68,6 +68,7 @@ struct SuiteShape {
   double weight_bytes() const { return 2.0 * double(layer.n) * layer.k; }
 };
 
+// [doc:step_plan]
 // What a step runs at one shape, and where its time goes: its schedule in words, its work units (tiles) in waves on
 // the GPU's persistent grid or SMs (tc::waves_of), and the SMs the last wave leaves idle. Each step's plan() fills it
 // on the host, for the table.
@@ -76,6 +77,7 @@ struct StepPlan {
   tc::Waves waves;
   int idle_sms_last_wave = 0;
 };
+// [/doc:step_plan]
 
 // The suite: every layer of the models asked for (full: both; else Llama-3-8B alone), each at every token count, in
 // the order of kLlamaLayers, then of tokens. Errors: std::invalid_argument for a token count below 1.

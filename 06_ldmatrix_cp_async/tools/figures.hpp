@@ -114,7 +114,7 @@ inline std::string pipeline_figure(int stages, int slices) {
   const int h = kTop + slices * kRowH + 30;
   body += text(10, h - 10, "red dashes: wait_group + __syncthreads() (drawn at the iteration boundary); a buffer is "
                            "refilled only after the barrier that follows its last read");
-  return tc::svg::document(kLeft + cols * kColW + 20, h, body);
+  return tc::svg::fitted_document(kLeft + cols * kColW + 20, h, body);
 }
 
 }  // namespace figures

@@ -104,7 +104,7 @@ inline std::string tile_order_figure(int tiles_m, int tiles_n) {
   const int h = kTop + tiles_m * kCell + 40;
   body += text(10, h - 14, "a wave covers 8 rows x 8 columns of cluster tiles: 16 A panels and 8 B panels, where "
                            "row-major order would read 16 B panels");
-  return tc::svg::document(kLeft + tiles_n * kCell + 20, h, body);
+  return tc::svg::fitted_document(kLeft + tiles_n * kCell + 20, h, body);
 }
 
 }  // namespace figures

@@ -53,7 +53,7 @@ inline std::string k32_slice_figure() {
   }
   body += text(10, legend + 24, "a step's descriptor starts 32 bytes further (tc::advance_wgmma_descriptor); the "
                                 "hardware applies the same XOR, so each step reads its two chunks from every row");
-  return tc::svg::document(760, legend + 40, body);
+  return tc::svg::fitted_document(760, legend + 40, body);
 }
 
 // Step 3's order, simulated on a model: a wgmma group takes kMma units on the tensor core, which runs groups in the
@@ -101,7 +101,7 @@ inline std::string promotion_timeline_figure(int slices) {
   const int h = kTop + 3 * kRowH + 30;
   body += text(10, h - 10, "a second scratch accumulator would let a consumer queue its next group before it adds: "
                            "the registers it needs are the price (docs/09, \"Results\")");
-  return tc::svg::document(std::max(kLeft + end * kUnit + 20, 900), h, body);
+  return tc::svg::fitted_document(std::max(kLeft + end * kUnit + 20, 900), h, body);
 }
 
 // Block scales for a small case, M = 4, N = 384, K = 384 (3 column blocks, 3 K groups): sa and sb in memory order
@@ -152,7 +152,7 @@ inline std::string block_scale_map_figure(int row, int block, int g) {
   const int h = c_top + kM * 28 + 40;
   body += text(10, h - 14, "a tile of 128 rows reads one contiguous run of sa per K group (step 4's TMA load), and a "
                            "consumer's 128 columns one value of sb");
-  return tc::svg::document(std::max(kLeft + kGroups * kM * kCell, kLeft + kBlocks * c_cell_w) + 40, h, body);
+  return tc::svg::fitted_document(std::max(kLeft + kGroups * kM * kCell, kLeft + kBlocks * c_cell_w) + 40, h, body);
 }
 
 }  // namespace figures09

@@ -309,7 +309,12 @@ inline std::string choice_figure() {
   body += text(kLeft + kWidth + 20, kTop + 10 * 18 + 5, "o the choice", " font-weight=\"bold\"");
   body += chosen_dots;
   body += text(kLeft, kTop + kHeight + 52, "tokens (the chosen schedule under each)");
-  return tc::svg::document(kLeft + kWidth + 150, kTop + kHeight + 66, body);
+  // The schedules' names, spelled out: they are the sweep tool's column names, which the plot alone does not explain.
+  body += text(10, kTop + kHeight + 74, "ch08: chapter 08's kernel (step 1); stream-K: step 4; BN: step 2's narrow "
+                                        "tile, 64 weights by wgmma's N of tokens (Step2SmallM::block_n);");
+  body += text(10, kTop + kHeight + 90, "BN/2: the same tile half as wide; s2, s4: with K in 2 or 4 splits (step 3); "
+                                        "wide: step 5's wide tile, the tokens in wgmma's M");
+  return tc::svg::fitted_document(kLeft + kWidth + 150, kTop + kHeight + 104, body);
 }
 
 }  // namespace figures10

@@ -10,7 +10,9 @@
 #   6. a source that a results file measured changes (docs/results/README.md's staleness list is then out of date);
 #   7. a results file without its "# sources:" record;
 #   8. a reference-style value link's number edited, its definition removed, and its label defined twice;
-#   9. a diff marker's block: empty, then written by update, then stale once a diffed file changes.
+#   9. a diff marker's block: empty, then written by update, then stale once a diffed file changes;
+#  10. an output marker that keeps some rows of a section;
+#  11. derived values (max, min, geomean, count over every matching line) once the file gains a row.
 # Usage: cmake -DDOC_SYNC=<doc_sync> -DROOT=<repository> -DSCRATCH=<empty folder to use> -P check_doc_sync_catches_drift.cmake
 file(REMOVE_RECURSE "${SCRATCH}")
 file(MAKE_DIRECTORY "${SCRATCH}")
@@ -191,6 +193,33 @@ doc_sync_check(pass "the rows block written by update")
 file(WRITE "${SCRATCH}/docs/zz_rows.txt" "== t ==\nsize kernel\n1 a 11\n1 b 20\n2 a 30\nfootnote\n")
 doc_sync_must_fail("a kept row changed" "zz_rows.txt#t [|] rows: .* differs from its source" "the rows block")
 file(REMOVE "${SCRATCH}/docs/zz_rows.txt" "${SCRATCH}/docs/zz_rows.md")
+
+# 11. Derived values: a sentence that claims the worst, the best, a geomean or a count must hold when the file gains a
+# row. "max:", "min:", "geomean:" and "count:" aggregate every line their pattern matches. The results file records
+# the same probe source as case 6, so that it is a results file like any other; update writes the values (which must
+# be the aggregates of its three rows), then a new worst row makes the stated worst and count stale.
+file(WRITE "${SCRATCH}/common/probe_source.txt" "a probe source\n")
+file(WRITE "${SCRATCH}/docs/results/zz_ratios.txt" "# commit:  probe\n# sources: 8671b7b5182a8efa over 1 files "
+           "(sources/zz_ratios.txt.sources)\n\nrow a 1.000\nrow b 1.051\nrow c 1.016\n")
+file(WRITE "${SCRATCH}/docs/results/sources/zz_ratios.txt.sources" "7a817f5603cc481f common/probe_source.txt\n")
+set(row "^row \\S+ (\\S+)")
+file(WRITE "${SCRATCH}/docs/zz_derived.md"
+     "At worst [0](results/zz_ratios.txt \"max: ${row}\"), at best [0](results/zz_ratios.txt \"min: ${row}\"), a "
+     "geomean of [0](results/zz_ratios.txt \"geomean: ${row}\") over [0](results/zz_ratios.txt \"count: ${row}\") "
+     "rows.\n")
+execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET)
+file(READ "${SCRATCH}/docs/zz_derived.md" rendered)
+if(NOT rendered MATCHES "^At worst \\[1\\.051\\].*at best \\[1\\.000\\].*geomean of \\[1\\.022\\].*over \\[3\\]")
+  message(FATAL_ERROR "doc_sync update did not write the max, min, geomean and count of the rows:\n${rendered}")
+endif()
+doc_sync_check(pass "the derived values written by update")
+file(APPEND "${SCRATCH}/docs/results/zz_ratios.txt" "row d 1.200\n")
+set(stale_max "value '1\\.051' differs from results/zz_ratios\\.txt's '1\\.200'")
+set(stale_count "value '3' differs from results/zz_ratios\\.txt's '4'")
+doc_sync_must_fail("a new worst row" "${stale_max}.*${stale_count}" "the stale maximum and count")
+file(REMOVE "${SCRATCH}/common/probe_source.txt" "${SCRATCH}/docs/results/zz_ratios.txt"
+     "${SCRATCH}/docs/results/sources/zz_ratios.txt.sources" "${SCRATCH}/docs/zz_derived.md")
+execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET)
 
 doc_sync_check(pass "the copy restored")
 file(REMOVE_RECURSE "${SCRATCH}")

@@ -112,6 +112,11 @@ TEST_CASE("the README's summary picks each chapter's best kernel by % of cublasG
                    "70.0%   50.0%");
   CHECK(best[3] == "08      5 taller             bf16->bf16 TN                 90.0   90.0%       -            101.0  "
                    "101.0%       -");
+  // A u8 row is timed against the libraries' s8 GEMM (they have no u8 one): never the best, however high its share.
+  const std::vector<std::string> int8 = ladder::ladder_best(ladder::parse_ladder(
+      header + "09,5 int8,s8->s32,TN,4096,4096,4096,1,100.0,1,100.0,100.0,1,100.0,100.0,PASS\n"
+               "09,5 int8,u8->s32,TN,4096,4096,4096,1,120.0,1,100.0,120.0,1,100.0,120.0,PASS\n"));
+  CHECK(int8[1].find("09      5 int8               s8->s32") == 0);
   CHECK_THROWS(ladder::ladder_best(ladder::parse_ladder(
       header + "06,a,f16->f32,TN,1024,1024,1024,1,1,1,1,100.0,1,1,100.0,PASS\n"
                "08,b,f16->f32,TN,2048,2048,2048,1,1,1,1,100.0,1,1,100.0,PASS\n")));  // no size both ran

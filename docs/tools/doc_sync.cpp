@@ -20,7 +20,8 @@
 // The ladder's charts are checked the same way: docs/figures/ladder.svg (every chapter) and ladder_NN.svg (chapter NN)
 // must be what ladder.hpp draws from docs/results/ladder.csv now.
 // A measured number in prose is a value link: a Markdown link to the file it comes from, whose title is an ECMAScript
-// regular expression with one group, e.g.
+// regular expression with one group (or a derived value, "max: ", "min: ", "geomean: " or "count: " and a regular
+// expression over every line it matches: derived_value), e.g.
 //   [482.0](results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 +4 tuned +\S+ +(\S+)")
 // or, where a table row would run too long, a reference to a definition on a line of its own in the same file:
 //   | step 4 | [482.0][s4] |        and        [s4]: results/06_ldmatrix_cp_async_h200.txt "^8192x8192x8192 ..."
@@ -47,6 +48,7 @@
 #include "text_files.hpp"
 #include "unified_diff.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -150,7 +152,70 @@ bool is_value_source(const fs::path& root, const fs::path& md, const std::string
 // each searched from the line after the previous one's first match ("4096 x 4096 x 4096 >>> ^s8->s32 +TN +(\\S+)":
 // the first s8 TN row after the first line that names 4096^3), for files that print the same rows once per size.
 // Errors name the problem.
+std::string selected_value(const fs::path& file, const std::string& pattern, const std::string& where);
+
+// A derived value: "max: <regex>", "min: <regex>", "geomean: <regex>" or "count: <regex>" aggregates the group of
+// every line the regex matches (at least one; no anchors), so that a sentence that claims an extreme, a mean or a
+// count states what the file holds now, not what one row held when it was written. max and min give the extreme
+// line's text as it stands; geomean is printed with the decimals of the first value; count is the number of lines.
+// Returns false where the pattern names no aggregate.
+bool derived_value(const fs::path& file, const std::string& pattern, const std::string& where, std::string& value) {
+  static const std::regex kind(R"re(^(max|min|geomean|count): (.*)$)re");
+  std::smatch k;
+  if (!std::regex_match(pattern, k, kind)) return false;
+  std::regex re;
+  try {
+    re = std::regex(k[2].str());
+  } catch (const std::regex_error& e) {
+    throw std::runtime_error(where + ": bad pattern \"" + k[2].str() + "\": " + e.what());
+  }
+  std::vector<std::string> texts;
+  for (const std::string& line : read_lines(file)) {
+    std::smatch m;
+    if (line.rfind('#', 0) == 0 || !std::regex_search(line, m, re)) continue;  // "# " lines are provenance
+    if (m.size() < 2) throw std::runtime_error(where + ": pattern \"" + k[2].str() + "\" has no group");
+    texts.push_back(m[1].str());
+  }
+  if (texts.empty())
+    throw std::runtime_error(where + ": pattern \"" + pattern + "\" matches no line of " + file.string());
+  if (k[1] == "count") {
+    value = std::to_string(texts.size());
+    return true;
+  }
+  std::vector<double> numbers;
+  for (const std::string& t : texts) {
+    try {
+      std::size_t used = 0;
+      numbers.push_back(std::stod(t, &used));
+      if (used != t.size()) throw std::invalid_argument(t);
+    } catch (const std::logic_error&) {
+      throw std::runtime_error(where + ": pattern \"" + pattern + "\" captures '" + t + "', not a number");
+    }
+  }
+  if (k[1] == "geomean") {
+    double log_sum = 0.0;
+    for (double x : numbers) {
+      if (x <= 0.0) throw std::runtime_error(where + ": a geomean of a value <= 0 in \"" + pattern + "\"");
+      log_sum += std::log(x);
+    }
+    const auto dot = texts[0].find('.');
+    const int decimals = dot == std::string::npos ? 0 : int(texts[0].size() - dot - 1);
+    std::ostringstream out;
+    out.setf(std::ios::fixed);
+    out.precision(decimals);
+    out << std::exp(log_sum / double(numbers.size()));
+    value = out.str();
+    return true;
+  }
+  std::size_t pick = 0;
+  for (std::size_t i = 1; i < numbers.size(); ++i)
+    if (k[1] == "max" ? numbers[i] > numbers[pick] : numbers[i] < numbers[pick]) pick = i;
+  value = texts[pick];
+  return true;
+}
+
 std::string selected_value(const fs::path& file, const std::string& pattern, const std::string& where) {
+  if (std::string derived; derived_value(file, pattern, where, derived)) return derived;
   std::vector<std::string> parts;
   for (std::size_t from = 0;;) {
     const auto at = pattern.find(" >>> ", from);

@@ -10,7 +10,8 @@
 //                             identical to one already shown (chapter 04's u8 rows are timed against the libraries'
 //                             s8 GEMMs) is not repeated; "-" where the library has no such GEMM (the note says when).
 // ladder_best(ladder)         the README's summary: one row per chapter, its best kernel (the highest % of
-//                             cublasGemmEx at the largest size every chapter ran; a tie goes to the row listed first)
+//                             cublasGemmEx at the largest size every chapter ran, u8 rows left out since the libraries
+//                             time their s8 GEMM in its place; a tie goes to the row listed first)
 //                             at the two largest sizes every chapter ran, beside both yardsticks: TFLOP/s, % of
 //                             cublasGemmEx, % of cuBLASLt best-of-8 ("-" where cuBLASLt has no such GEMM).
 // ladder_svg(ladder, ch)      the chart: per chapter, TFLOP/s against size and % of cublasGemmEx (cublasGemmEx
@@ -235,8 +236,12 @@ inline std::vector<std::string> ladder_best(const Ladder& l) {
   out.push_back(head);
   for (const std::string& ch : chapters) {
     const Row* best = nullptr;
+    // u8 rows are no candidates: neither library has a u8 GEMM, so their "% of cublasGemmEx" is against its s8 GEMM
+    // on the same bytes, which is not the same GEMM.
     for (const Row& r : l.rows)
-      if (r.chapter == ch && r.m == shown.back() && r.pct >= 0.0 && (best == nullptr || r.pct > best->pct)) best = &r;
+      if (r.chapter == ch && r.m == shown.back() && r.pct >= 0.0 && r.precision.rfind("u8", 0) != 0 &&
+          (best == nullptr || r.pct > best->pct))
+        best = &r;
     if (best == nullptr) throw std::runtime_error("ladder CSV: chapter " + ch + " has no row beside cublasGemmEx");
     std::snprintf(cell, sizeof cell, "%-7s %-20s %-10s %-6s", ch.c_str(), best->kernel.c_str(),
                   best->precision.c_str(), best->layout.c_str());
@@ -256,8 +261,9 @@ inline std::vector<std::string> ladder_best(const Ladder& l) {
     }
     out.push_back(text);
   }
-  out.push_back("Best kernel: the chapter's row with the highest % of cublasGemmEx at the largest size above. TFLOP/s "
-                "(TOPS for s8/u8) counts 2*M*N*K, M = N = K = the size.");
+  out.push_back("Best kernel: the chapter's row with the highest % of cublasGemmEx at the largest size above, u8 rows "
+                "left out (the libraries have no u8 GEMM; their s8 one is timed in its place). TFLOP/s (TOPS for s8) "
+                "counts 2*M*N*K, M = N = K = the size.");
   out.push_back("% gemmEx: cublasGemmEx with CUBLAS_GEMM_DEFAULT; % LtBest: the fastest of the first 8 algorithms "
                 "cublasLtMatmulAlgoGetHeuristic returns (64 MiB workspace); both timed in the same process, same "
                 "precision and layout.");

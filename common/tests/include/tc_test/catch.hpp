@@ -8,7 +8,8 @@
 // thrown_message<E>(f) returns what() of the E that f throws (and fails the test if f throws nothing), which
 // replaces matchers whose names differ between the versions.
 // check_committed_figures(figures, dir, regenerate) fails for every generated figure ({file, svg}) whose committed
-// copy in `dir` is missing or differs, naming the command that rewrites them: the chapters' figure staleness tests.
+// copy in `dir` is missing or differs, naming the command that rewrites them, and for every text of one that runs past
+// its width (tc::svg::texts_past_the_edge): the chapters' figure tests.
 #pragma once
 
 #if TC_CATCH2_MAJOR >= 3
@@ -23,6 +24,7 @@ using Catch::Approx;  // Catch2 2.x spells it Approx at global scope
 
 #include "tc/device.hpp"
 #include "tc/exit_codes.hpp"
+#include "tc/svg.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -77,8 +79,15 @@ void check_committed_figures(const Figures& figures, const std::string& dir, con
     std::ifstream in(dir + "/" + f.file);
     std::ostringstream committed;
     committed << in.rdbuf();
-    INFO(dir << "/" << f.file << " is stale or missing: run " << regenerate);
-    CHECK(committed.str() == f.svg);
+    {
+      INFO(dir << "/" << f.file << " is stale or missing: run " << regenerate);
+      CHECK(committed.str() == f.svg);
+    }
+    // A figure whose document is narrower than a caption cuts it at the right edge.
+    for (const std::string& cut : tc::svg::texts_past_the_edge(f.svg)) {
+      INFO(f.file << ": a text runs past the figure's width, at x = " << cut);
+      CHECK(cut.empty());
+    }
   }
 }
 

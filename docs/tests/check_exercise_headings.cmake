@@ -1,0 +1,30 @@
+# Host test docs:every_exercise_has_its_heading. Each graded exercise is a test case named "exercise NN.M: ..." in
+# NN_<chapter>/exercises/, and its failure message sends the learner to docs/NN_<chapter>.md, "Exercise NN.M"
+# (tc::exercise::where, common/tests/include/tc_test/exercise.hpp). This fails for every exercise whose walkthrough
+# has no "#### Exercise NN.M:" heading for that message to point at.
+# Usage: cmake -DROOT=<repository> -P check_exercise_headings.cmake
+file(GLOB tests RELATIVE "${ROOT}" "${ROOT}/[0-9][0-9]_*/exercises/test_exercises.*")
+set(missing "")
+set(count 0)
+foreach(test IN LISTS tests)
+  string(REGEX MATCH "^[^/]+" chapter "${test}")
+  file(READ "${ROOT}/${test}" source)
+  file(READ "${ROOT}/docs/${chapter}.md" doc)
+  string(REGEX MATCHALL "\"exercise [0-9][0-9]\\.[0-9]:" ids "${source}")
+  list(REMOVE_DUPLICATES ids)
+  foreach(id IN LISTS ids)
+    string(REGEX REPLACE "^\"exercise ([0-9.]+):$" "\\1" id "${id}")
+    math(EXPR count "${count} + 1")
+    string(FIND "${doc}" "\n#### Exercise ${id}:" at)
+    if(at EQUAL -1)
+      string(APPEND missing "\n  docs/${chapter}.md has no \"#### Exercise ${id}:\" heading (${test})")
+    endif()
+  endforeach()
+endforeach()
+if(count EQUAL 0)
+  message(FATAL_ERROR "no graded exercise found under ${ROOT}: the pattern no longer matches the tests")
+endif()
+if(missing)
+  message(FATAL_ERROR "exercises whose hints the learner is sent to do not exist:${missing}")
+endif()
+message("${count} exercises, each with its heading in its walkthrough")
