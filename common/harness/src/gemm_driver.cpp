@@ -161,10 +161,13 @@ void GemmDriver::print_header() {
   header_printed_ = true;
   std::printf("# %s\n# command: %s\n# device:  %s\n", config_.title.c_str(), command_.c_str(),
               describe(query_device()).c_str());
-  if (config_.bench_flag) {
-    std::printf("# run:     %s\n", options_.bench ? "the benchmark (--bench): the tables docs/results records"
-                                                  : "the demonstration (a few seconds on an H200; --bench runs the "
-                                                    "benchmark that docs/results records)");
+  if (config_.bench_flag) {  // which run this is: the demonstration only where no flag changed its settings
+    const bool given = (config_.sizes_flag && cli_.given("sizes")) || (config_.rest_flag && cli_.given("rest-ms"));
+    std::printf("# run:     %s\n", options_.bench ? "--bench: the sizes and rests that docs/results records"
+                                    : given        ? "the sizes and rests given (--bench runs what docs/results "
+                                                     "records)"
+                                                   : "the demonstration, a few seconds on an H200 (--bench runs what "
+                                                     "docs/results records)");
   }
 }
 
