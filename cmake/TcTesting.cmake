@@ -172,7 +172,7 @@ add_test(NAME cmake:test_summary_fails_a_count_unlike_ctests
           -P ${PROJECT_SOURCE_DIR}/cmake/test_summary.cmake)
 set_tests_properties(cmake:test_summary_counts_names_with_brackets cmake:test_summary_fails_a_count_unlike_ctests
   PROPERTIES LABELS host)
-set_tests_properties(cmake:test_summary_counts_names_with_brackets PROPERTIES
-  PASS_REGULAR_EXPRESSION "summary of 4 tests: 3 passed, 0 failed, 1 Skipped \\(not run here, so not passed: 1 no NVIDIA GPU found \\[\\)")
+set_tests_properties(cmake:test_summary_counts_names_with_brackets PROPERTIES PASS_REGULAR_EXPRESSION
+  "summary of 4 tests: 3 passed, 0 failed, 1 Skipped \\(not run here, so not passed: 1 no NVIDIA GPU found \\[\\)")
 set_tests_properties(cmake:test_summary_fails_a_count_unlike_ctests PROPERTIES
   PASS_REGULAR_EXPRESSION "counted 4 test cases,[ \n]+but[ \n]+ctest[ \n]+ran[ \n]+5")
