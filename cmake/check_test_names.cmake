@@ -14,16 +14,10 @@
 # Errors: FATAL_ERROR naming each bad name and its rule; FATAL_ERROR if the executable cannot list its cases.
 # Source: Catch2 documentation, "Command line" (test specs) and "Test cases and sections" (names); CMake
 # documentation, "cmake-language(7)", "Lists".
-if(CATCH2_MAJOR EQUAL 2)
-  execute_process(COMMAND "${EXE}" --list-test-names-only RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-else()
-  execute_process(COMMAND "${EXE}" --list-tests --verbosity quiet RESULT_VARIABLE rc OUTPUT_VARIABLE out
-                  ERROR_VARIABLE err)
-endif()
-# Catch2 2 exits with the number of cases listed (at least 0), Catch2 3 with 0; a crash or a bad flag is negative or
-# a message on stderr.
-if(rc LESS 0 OR NOT "${err}" STREQUAL "")
-  message(FATAL_ERROR "${EXE} could not list its test cases (exit ${rc}):\n${err}")
+include("${CMAKE_CURRENT_LIST_DIR}/catch_cases.cmake")
+tc_list_catch_cases("${EXE}" "" out rc)
+if(rc LESS 0)
+  message(FATAL_ERROR "${EXE} could not list its test cases (exit ${rc})")
 endif()
 # The characters CMake's lists read, set aside before the output is split into lines.
 string(REPLACE "[" "<<LB>>" out "${out}")

@@ -5,11 +5,8 @@
 # Usage: cmake -DCTEST=<ctest> -DDIR=<build dir> -DEXE=<test executable> -DPREFIX=<"target:"> -DCATCH2_MAJOR=<2|3>
 #        -P expect_every_case_registered.cmake
 # Errors: FATAL_ERROR with both counts and the tests registered; FATAL_ERROR if EXE or ctest cannot list.
-if(CATCH2_MAJOR EQUAL 2)
-  execute_process(COMMAND "${EXE}" --list-test-names-only RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-else()
-  execute_process(COMMAND "${EXE}" --list-tests --verbosity quiet RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/catch_cases.cmake")
+tc_list_catch_cases("${EXE}" "" out rc)
 if(rc LESS 0)
   message(FATAL_ERROR "${EXE} could not list its test cases (exit ${rc})")
 endif()

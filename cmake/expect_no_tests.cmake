@@ -2,11 +2,8 @@
 # not tagged gpu). Executables registered without a discovery pass for that kind (tc_add_catch_tests HOST_ONLY;
 # tc_chapter_exercises without GPU_TESTS or HOST_TESTS) would never run such a test.
 # Usage: cmake -DEXE=<test executable> -DSPEC=<Catch2 test spec> -DCATCH2_MAJOR=<2|3> -P expect_no_tests.cmake
-if(CATCH2_MAJOR EQUAL 2)
-  execute_process(COMMAND "${EXE}" "${SPEC}" --list-test-names-only RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-else()
-  execute_process(COMMAND "${EXE}" "${SPEC}" --list-tests --verbosity quiet RESULT_VARIABLE rc OUTPUT_VARIABLE out)
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/catch_cases.cmake")
+tc_list_catch_cases("${EXE}" "${SPEC}" out rc)
 string(STRIP "${out}" out)
 if(out)
   message(FATAL_ERROR "${EXE} has test cases matching ${SPEC}, but no discovery pass registers them:\n${out}\n"

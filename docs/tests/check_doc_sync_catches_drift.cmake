@@ -42,6 +42,16 @@ function(doc_sync_must_fail what expected why)
   endif()
 endfunction()
 
+# A results file docs/results/<name> holding `measured`, whose record names one source, common/probe_source.txt, as it
+# is: its manifest holds the 64-bit FNV-1a of "a probe source\n", 7a817f5603cc481f, and its digest is the hash of
+# that hash and a newline. Editing the source makes the file stale.
+function(write_current_results name measured)
+  file(WRITE "${SCRATCH}/common/probe_source.txt" "a probe source\n")
+  file(WRITE "${SCRATCH}/docs/results/${name}"
+       "# commit:  probe\n# sources: 8671b7b5182a8efa over 1 files (sources/${name}.sources)\n\n${measured}")
+  file(WRITE "${SCRATCH}/docs/results/sources/${name}.sources" "7a817f5603cc481f common/probe_source.txt\n")
+endfunction()
+
 doc_sync_check(pass "the copy as it is")
 
 # 1. A value link's number edited by hand.
@@ -109,13 +119,9 @@ doc_sync_must_fail("a value link to a comment line" "selects a '#' comment line"
 file(WRITE "${doc}" "${original}")
 
 # 6. A source a saved run measured changes under it: the staleness list docs/results/README.md quotes no longer holds.
-# A results file whose one source is current is added first (the real ones may all be stale already, and then one
-# more change would not show): its manifest holds the 64-bit FNV-1a of "a probe source\n", 7a817f5603cc481f, and its
-# digest is the hash of that hash and a newline. doc_sync update lists it as current; then the source is edited.
-file(WRITE "${SCRATCH}/common/probe_source.txt" "a probe source\n")
-file(WRITE "${SCRATCH}/docs/results/zz_probe.txt"
-     "# commit:  probe\n# sources: 8671b7b5182a8efa over 1 files (sources/zz_probe.txt.sources)\n\nmeasured\n")
-file(WRITE "${SCRATCH}/docs/results/sources/zz_probe.txt.sources" "7a817f5603cc481f common/probe_source.txt\n")
+# A results file whose one source is current is added first (write_current_results; the real ones may all be stale
+# already, and then one more change would not show). doc_sync update lists it as current; then the source is edited.
+write_current_results(zz_probe.txt "measured\n")
 execute_process(COMMAND "${DOC_SYNC}" update "${SCRATCH}" OUTPUT_QUIET RESULT_VARIABLE rc)
 doc_sync_check(pass "a current results file added")
 file(READ "${SCRATCH}/docs/results/README.md" listing)
@@ -196,12 +202,9 @@ file(REMOVE "${SCRATCH}/docs/zz_rows.txt" "${SCRATCH}/docs/zz_rows.md")
 
 # 11. Derived values: a sentence that claims the worst, the best, a geomean or a count must hold when the file gains a
 # row. "max:", "min:", "geomean:" and "count:" aggregate every line their pattern matches. The results file records
-# the same probe source as case 6, so that it is a results file like any other; update writes the values (which must
+# the probe source, as case 6's does, so that it is a results file like any other; update writes the values (which must
 # be the aggregates of its three rows), then a new worst row makes the stated worst and count stale.
-file(WRITE "${SCRATCH}/common/probe_source.txt" "a probe source\n")
-file(WRITE "${SCRATCH}/docs/results/zz_ratios.txt" "# commit:  probe\n# sources: 8671b7b5182a8efa over 1 files "
-           "(sources/zz_ratios.txt.sources)\n\nrow a 1.000\nrow b 1.051\nrow c 1.016\n")
-file(WRITE "${SCRATCH}/docs/results/sources/zz_ratios.txt.sources" "7a817f5603cc481f common/probe_source.txt\n")
+write_current_results(zz_ratios.txt "row a 1.000\nrow b 1.051\nrow c 1.016\n")
 set(row "^row \\S+ (\\S+)")
 file(WRITE "${SCRATCH}/docs/zz_derived.md"
      "At worst [0](results/zz_ratios.txt \"max: ${row}\"), at best [0](results/zz_ratios.txt \"min: ${row}\"), a "
