@@ -26,7 +26,7 @@
 #include "tc/precisions_8bit.hpp"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
-#include "tc/wgmma_8bit.cuh"
+#include "tc/wgmma.cuh"
 #include "tc/ws_producer.cuh"
 #include "tc/ws_tile.cuh"
 

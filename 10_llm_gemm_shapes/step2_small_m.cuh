@@ -29,7 +29,7 @@
 #include "tc/mbarrier.cuh"
 #include "tc/shared_address.cuh"
 #include "tc/tile_contract.hpp"
-#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 #include "tc/ws_tile.cuh"  // tc::ceil_div
 
@@ -128,8 +128,10 @@ struct SmallMRing {
     tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
 #pragma unroll
     for (int kk = 0; kk < tc::kSliceK / 16; ++kk)  // 32 bytes on in each 128-byte row
-      tc::wgmma_m64nNk16_bf16<Tile::BlockN>(acc, tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
-                                            tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk), true);
+      tc::wgmma_m64nNk16<Tile::BlockN, __nv_bfloat16>(acc,
+                                                      tc::advance_wgmma_descriptor(a_first, stage_offset + 32u * kk),
+                                                      tc::advance_wgmma_descriptor(b_first, stage_offset + 32u * kk),
+                                                      true);
     tc::wgmma_commit_group();
     tc::wgmma_wait_group<1>();
   }

@@ -24,7 +24,7 @@
 #include "tc/layouts/waves.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
-#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 
 #include <cuda.h>

@@ -4,7 +4,7 @@
 // What it adds over steps 2 and 3: their narrow tiles fix the weights at 64 a tile (wgmma's M), so a weight makes
 // m / 64 tiles, whatever the SMs: 10240 rows make 160, which give 28 of 132 SMs a second tile to stream. Swapping
 // the operands back frees that: the tokens fill wgmma's M (64 a consumer warpgroup, one or two of them), and the
-// weights take wgmma's N, which any multiple of 8 up to 256 can be (tc/wgmma_narrow.cuh). Width 80 makes the same
+// weights take wgmma's N, which any multiple of 8 up to 256 can be (tc/wgmma_mma_async.cuh). Width 80 makes the same
 // weight 128 tiles, one an SM, and every SM streams 80 rows of it. cuBLAS does the same: at 128 x 10240 x 8192 its
 // kernels' names give tiles of 80, 96 and 112 by 128 (docs/results/10_cublas_kernels_h200.txt). What it costs: each
 // tile reads all its tokens, so the tokens come from L2 once per tile, which the model counts (step5_choice.cuh).
@@ -24,7 +24,7 @@
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/shared_address.cuh"
-#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 #include "tc/ws_tile.cuh"  // tc::ceil_div
 
@@ -115,8 +115,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::wgmma_fence();  // acc was last written by the previous group, or zeroed
 #pragma unroll
     for (int kk = 0; kk < tc::kSliceK / 16; ++kk)  // 32 bytes on in each 128-byte row
-      tc::wgmma_m64nNk16_bf16<Tile::BlockW>(acc, tc::advance_wgmma_descriptor(a_first, offset + 32u * kk),
-                                            tc::advance_wgmma_descriptor(b_first, offset + 32u * kk), true);
+      tc::wgmma_m64nNk16<Tile::BlockW, __nv_bfloat16>(acc, tc::advance_wgmma_descriptor(a_first, offset + 32u * kk),
+                                                      tc::advance_wgmma_descriptor(b_first, offset + 32u * kk), true);
     tc::wgmma_commit_group();
     tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read
     if (s > 0 && threadIdx.x % 128 == 0) tc::mbarrier_arrive(&empty[tc::ring_slot(s - 1, S).stage]);

@@ -21,7 +21,7 @@
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/shared_address.cuh"
-#include "tc/wgmma_narrow.cuh"
+#include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 #include "tc/ws_tile.cuh"  // tc::ceil_div
 

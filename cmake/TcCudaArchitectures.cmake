@@ -57,3 +57,19 @@ function(tc_architectures_at_least out min_sm)
   endforeach()
   set(${out} "${kept}" PARENT_SCOPE)
 endfunction()
+
+# tc_arch_specific_architectures(<out-var> <sm>): the entries of CMAKE_CUDA_ARCHITECTURES for SM <sm> exactly, as the
+# architecture-specific target that wgmma and setmaxnreg need ("90" -> "90a", "90-real" -> "90a-real", "90a" kept);
+# a newer SM cannot run sm_90a code, so it is dropped. Empty when the list has no sm_<sm>.
+function(tc_arch_specific_architectures out sm)
+  tc_architectures_at_least(archs ${sm})
+  set(specific "")
+  foreach(arch IN LISTS archs)
+    if(arch MATCHES "^${sm}(-real|-virtual)?$")
+      list(APPEND specific "${sm}a${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^${sm}a")
+      list(APPEND specific "${arch}")
+    endif()
+  endforeach()
+  set(${out} "${specific}" PARENT_SCOPE)
+endfunction()

@@ -1,4 +1,5 @@
 #include "tc/check.hpp"
+#include "tc/cublas_check.hpp"  // the cublasStatus_t overload: the harness's
 #include "tc_test/catch.hpp"
 
 TEST_CASE("TC_CHECK passes success through", "[check]") {

@@ -218,3 +218,129 @@ TEST_CASE("the TMA map's rules, each with its one-line error", "[hopper][tma]") 
   unswizzled.box_inner = 256;
   CHECK_FALSE(tc::tma_2d_problem(unswizzled));  // no swizzle: only the 256-element box limit applies
 }
+
+TEST_CASE("a K-major descriptor addresses each element where TMA put it", "[hopper][wgmma]") {
+  // TMA writes a box of `rows` rows of one span each, row after row, under the swizzle: element (mn, k) at byte
+  // mn * span + k * e of the tile, swizzled. The descriptor's model must read it from there.
+  for (tc::Swizzle s : kModes) {
+    const int span = tc::swizzle_span_bytes(s);
+    const std::uint32_t tile = 3 * 1024;  // on every mode's repeat
+    const tc::WgmmaDescriptorFields f = tc::k_major_tile_descriptor(s, tile, span);
+    CHECK(f.stride_byte_offset == std::uint32_t(8 * span));
+    for (int e : {1, 2}) {
+      int differ = 0;
+      for (int mn = 0; mn < 128; ++mn)
+        for (int k = 0; k < span / e; ++k)
+          differ += tc::wgmma_operand_address(f, tc::WgmmaMajor::K, e, mn, k) !=
+                    tc::swizzle_address(s, tile + std::uint32_t(mn * span + k * e));
+      INFO("K-major, " << span << "B, " << e << "-byte elements");
+      CHECK(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("an MN-major descriptor: LBO steps between panels of M or N, SBO between groups of 8 k", "[hopper][wgmma]") {
+  // V of attention, [keys][head_dim] with head_dim contiguous, is B of P V in MN-major form. TMA loads it in panels
+  // of one span of head_dim (64 16-bit columns in 128B) by `keys` rows: element (n, k) at byte
+  // (n / cols) * panel + k * span + (n % cols) * 2 of the tile, swizzled, with cols = span / 2.
+  for (tc::Swizzle s : kModes) {
+    const int span = tc::swizzle_span_bytes(s), cols = span / 2, keys = 32, n_total = 4 * cols;
+    const std::uint32_t tile = 2 * 1024, panel = std::uint32_t(keys * span);
+    const tc::WgmmaDescriptorFields f = tc::mn_major_tile_descriptor(s, tile, panel);
+    CHECK(f.leading_byte_offset == panel);
+    CHECK(f.stride_byte_offset == std::uint32_t(8 * span));
+    CHECK(tc::decode_wgmma_descriptor(tc::encode_wgmma_descriptor(f)).leading_byte_offset == panel);
+    auto tma_place = [&](int n, int k) {
+      return tc::swizzle_address(s, tile + std::uint32_t(n / cols) * panel + std::uint32_t(k * span + (n % cols) * 2));
+    };
+    int differ = 0, differ_swapped = 0;
+    tc::WgmmaDescriptorFields swapped = f;
+    std::swap(swapped.leading_byte_offset, swapped.stride_byte_offset);
+    for (int n = 0; n < n_total; ++n) {
+      for (int k = 0; k < keys; ++k) {
+        differ += tc::wgmma_operand_address(f, tc::WgmmaMajor::MN, 2, n, k) != tma_place(n, k);
+        differ_swapped += tc::wgmma_operand_address(swapped, tc::WgmmaMajor::MN, 2, n, k) != tma_place(n, k);
+      }
+    }
+    INFO("MN-major, " << span << "B");
+    CHECK(differ == 0);
+    CHECK(differ_swapped > 0);  // the two offsets are not interchangeable: the check can fail
+    // Stepping K by one instruction (16 k) is a move of the start address by 16 rows of the span.
+    const tc::WgmmaDescriptorFields next = tc::decode_wgmma_descriptor(
+        tc::advance_wgmma_descriptor(tc::encode_wgmma_descriptor(f), std::uint32_t(16 * span)));
+    int differ_next = 0;
+    for (int n = 0; n < n_total; ++n)
+      for (int k = 0; k < 16; ++k)
+        differ_next += tc::wgmma_operand_address(next, tc::WgmmaMajor::MN, 2, n, k) != tma_place(n, 16 + k);
+    CHECK(differ_next == 0);
+  }
+}
+
+TEST_CASE("wgmma's register A covers the 64 x 16 slice once, and an accumulator is the next A", "[hopper][wgmma]") {
+  std::set<std::pair<int, int>> seen;
+  for (int warp = 0; warp < 4; ++warp)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < 8; ++i) {
+        const tc::Coord c = tc::wgmma_m64nNk16_a_coord(warp, lane, i);
+        CHECK((c.row >= 16 * warp && c.row < 16 * warp + 16 && c.col >= 0 && c.col < 16));
+        seen.insert({c.row, c.col});
+      }
+  CHECK(seen.size() == 64 * 16);
+  // Packed pairs are neighbours along K, as mma.sync's A: one 32-bit register holds (row, k) and (row, k + 1).
+  for (int lane = 0; lane < 32; ++lane)
+    for (int j = 0; j < 4; ++j) {
+      const tc::Coord lo = tc::wgmma_m64nNk16_a_coord(1, lane, 2 * j);
+      const tc::Coord hi = tc::wgmma_m64nNk16_a_coord(1, lane, 2 * j + 1);
+      CHECK((hi.row == lo.row && hi.col == lo.col + 1));
+    }
+  static_assert(tc::wgmma_accumulator_is_next_a(), "D's registers 8j..8j+7 are the A fragment of k-slice j");
+  CHECK(tc::wgmma_accumulator_is_next_a());
+}
+
+TEST_CASE("TMA maps of rank 3 and 4: the rules per dimension, each with its one-line error", "[hopper][tma]") {
+  alignas(16) static unsigned char buffer[64];
+  // [batch 2, seqlen 4096, heads 8, head_dim 128] bf16 read in place: dims (128, 4096, 8, 2).
+  tc::TmaTensor good;
+  good.base = buffer;
+  good.element_bytes = 2;
+  good.rank = 4;
+  good.dims = {128, 4096, 8, 2};
+  good.strides_bytes = {8 * 128 * 2, 128 * 2, 4096ull * 8 * 128 * 2};
+  good.box = {64, 128, 1, 1};
+  good.swizzle = tc::Swizzle::B128;
+  CHECK_FALSE(tc::tma_problem(good));
+  tc::TmaTensor rank3 = good;
+  rank3.rank = 3;
+  CHECK_FALSE(tc::tma_problem(rank3));
+  auto problem = [&](auto change) {
+    tc::TmaTensor t = good;
+    change(t);
+    const auto p = tc::tma_problem(t);
+    REQUIRE(p);
+    CHECK(p->find('\n') == std::string::npos);
+    return *p;
+  };
+  CHECK(problem([](tc::TmaTensor& t) { t.rank = 6; }) == "TMA rank is 6; it must be 1..5");
+  CHECK(problem([](tc::TmaTensor& t) { t.rank = 0; }) == "TMA rank is 0; it must be 1..5");
+  CHECK(problem([](tc::TmaTensor& t) { t.box[2] = 0; }) == "TMA box dimension 2 is 0 elements; it must be 1..256");
+  CHECK(problem([](tc::TmaTensor& t) { t.box[3] = 300; }) ==
+        "TMA box dimension 3 is 300 elements; it must be 1..256");
+  CHECK(problem([](tc::TmaTensor& t) { t.strides_bytes[1] = 100; }).find("TMA stride of dimension 2 is 100 bytes") ==
+        0);
+  CHECK(problem([](tc::TmaTensor& t) { t.strides_bytes[2] = std::uint64_t(1) << 40; })
+            .find("TMA stride of dimension 3 is") == 0);
+  CHECK(problem([](tc::TmaTensor& t) { t.dims[3] = 0; }) == "TMA dimension 0 is outside 1..2^32");
+  CHECK(problem([](tc::TmaTensor& t) { t.strides_bytes[0] = 128; }) ==
+        "TMA row stride 128 bytes is shorter than a row");
+  // Dimensions past the rank are not read: a rank-2 map ignores what dims[2..] and box[2..] hold.
+  tc::TmaTensor rank2 = good;
+  rank2.rank = 2;
+  rank2.box[2] = 0;
+  rank2.dims[3] = 0;
+  CHECK_FALSE(tc::tma_problem(rank2));
+  // Tma2d is the rank-2 case, with the same rules and messages.
+  const tc::Tma2d matrix{buffer, 2, 4096, 4096, 8192, 64, 128, tc::Swizzle::B128};
+  const tc::TmaTensor as = tc::as_tensor(matrix);
+  CHECK((as.rank == 2 && as.dims[0] == 4096 && as.dims[1] == 4096 && as.strides_bytes[0] == 8192 && as.box[0] == 64 &&
+         as.box[1] == 128));
+}

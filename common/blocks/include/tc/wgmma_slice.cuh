@@ -16,7 +16,6 @@
 #include "tc/layouts/wgmma.hpp"
 #include "tc/tma.hpp"
 #include "tc/wgmma.cuh"
-#include "tc/wgmma_8bit.cuh"
 
 #include <cuda.h>
 #include <cuda_bf16.h>

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/cublas_check.hpp"
 #include "tc/cublas_reference.hpp"
 #include "tc/device_buffer.hpp"
 #include "tc/gemm_args.hpp"

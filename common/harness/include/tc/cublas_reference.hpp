@@ -17,6 +17,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/cublas_check.hpp"
 #include "tc/reference.hpp"
 
 #include <cublas_v2.h>

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/cublas_check.hpp"
 #include "tc/cublaslt_yardstick.hpp"  // CublasLtHandle, lt_heuristic_candidates, kLtWorkspaceBytes, LtYardstick
 #include "tc/reference.hpp"           // validate_gemm_arguments
 

@@ -21,6 +21,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/cublas_check.hpp"
 #include "tc/cublas_reference.hpp"  // tc::CublasMath
 #include "tc/device_buffer.hpp"
 #include "tc/gemm_check.hpp"        // tc::GemmProblem

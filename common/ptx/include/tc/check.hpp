@@ -1,15 +1,15 @@
-// Error checks for the CUDA runtime and cuBLAS: the project's one macro.
+// Error checks for the CUDA runtime: the project's one macro.
 //
-// TC_CHECK(expr) evaluates a call that returns cudaError_t or cublasStatus_t. On anything but success it throws
-// tc::CudaError whose what() is one line: "file:line: expr: <library's message> (<code name>)".
+// TC_CHECK(expr) evaluates a call that returns cudaError_t. On anything but success it throws tc::CudaError whose
+// what() is one line: "file:line: expr: <runtime's message> (<code name>)". The harness adds the cublasStatus_t
+// overload (tc/cublas_check.hpp): only it calls cuBLAS, so only it links cuBLAS.
 // tc::check_launch() does the same for the error state a kernel launch leaves behind (bad configuration, missing
 // kernel image for this GPU); launches return nothing, so call it right after each one.
 //
 // Why throw rather than abort: tests assert on the failure, and main() turns it into exit code tc::kExitCudaError.
-// Source: CUDA C++ Programming Guide, "Error Checking"; cuBLAS documentation, "cublasStatus_t".
+// Source: CUDA C++ Programming Guide, "Error Checking"; CUDA Runtime API, "Error Handling".
 #pragma once
 
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -17,7 +17,8 @@
 
 namespace tc {
 
-// A failed CUDA runtime or cuBLAS call. what() is a single line suitable for printing as is.
+// A failed CUDA runtime call (or, through tc/cublas_check.hpp, a cuBLAS or cuBLASLt call). what() is a single line
+// suitable for printing as is.
 class CudaError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -30,13 +31,6 @@ inline void check(cudaError_t status, const char* file, int line, const char* ex
   if (status != cudaSuccess) {
     throw_cuda_error(file, line, expr,
                      std::string(cudaGetErrorString(status)) + " (" + cudaGetErrorName(status) + ")");
-  }
-}
-
-inline void check(cublasStatus_t status, const char* file, int line, const char* expr) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw_cuda_error(file, line, expr,
-                     std::string(cublasGetStatusString(status)) + " (" + cublasGetStatusName(status) + ")");
   }
 }
 }  // namespace detail

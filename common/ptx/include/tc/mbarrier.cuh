@@ -86,4 +86,25 @@ __device__ inline void cp_async_bulk_tensor_2d_global_to_shared(void* dst, const
       : "memory");
 }
 
+// cp.async.bulk.tensor.3d and .4d, as the 2-D load: the box at element coordinates (c0, c1, c2[, c3]) of a map of that
+// rank (tc::TmaTensor; c0 along the contiguous dimension) into shared `dst`, its bytes counted off `bar`. Attention
+// reads [batch, seqlen, heads, head_dim] in place through a rank-4 map: (0, first key, head, batch). Issued by one
+// thread. Source: PTX ISA, "cp.async.bulk.tensor" (.3d, .4d: tensor coordinates, one 32-bit integer each).
+__device__ inline void cp_async_bulk_tensor_3d_global_to_shared(void* dst, const CUtensorMap* map, int c0, int c1,
+                                                                 int c2, std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
+      ::"r"(shared_address(dst)), "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2),
+      "r"(shared_address(bar))
+      : "memory");
+}
+__device__ inline void cp_async_bulk_tensor_4d_global_to_shared(void* dst, const CUtensorMap* map, int c0, int c1,
+                                                                 int c2, int c3, std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], "
+      "[%6];\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(shared_address(bar))
+      : "memory");
+}
+
 }  // namespace tc

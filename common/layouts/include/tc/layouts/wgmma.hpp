@@ -15,13 +15,25 @@
 //   bits  0-13  start address >> 4          bits 32-45  stride byte offset >> 4
 //   bits 16-29  leading byte offset >> 4    bits 49-51  base offset
 //   bits 62-63  swizzle mode: 0 none, 1 128B, 2 64B, 3 32B
-// For a K-major operand in a swizzled layout, the stride byte offset is the distance between 8-row groups (1024 bytes
-// for 128B with 128-byte rows) and the leading byte offset is unused (the ISA lets it be anything; we write 1).
+// What the two offsets mean depends on which dimension of the operand is contiguous (its major-ness, wgmma's
+// imm-trans-a/-b: 0 K-major, 1 MN-major), in a swizzled mode of span S bytes (128 for 128B):
+//   K-major   rows of S bytes along K, one per m (or n); SBO: between 8-row groups (8 * S for a TMA box); LBO unused
+//             (the ISA assumes 1; we write 16 bytes, field value 1).
+//   MN-major  rows of S bytes along M (or N), one per k; SBO: between groups of 8 k (8 * S for a TMA box); LBO:
+//             between panels of S bytes of M (or N), e.g. 64 16-bit columns of V and the next 64 of them.
+// wgmma_operand_address states both as the address of each element; the host tests hold it to TMA's placement, and
+// a GPU probe to the hardware (common/tests/test_wgmma_forms.cu).
 //
 // The accumulator (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", wgmma .m64nNk16 D): warp w of the
 // warpgroup (0..3) owns rows 16w..16w+15; within them a lane holds what it would hold of an m16n8 C tile
 // (tc/layouts/mma_m16n8k16.hpp), once per 8 columns: register i (0 <= i < N/2) of lane l is
 //   row = 16w + l/4 + 8 * ((i/2) % 2)      col = 8 * (i/4) + 2 * (l%4) + i % 2.
+// A from registers (the RS form, 16-bit types): warp w holds rows 16w..16w+15 of the 64 x 16 A slice as mma.sync's
+// m16n8k16 A fragment (tc/layouts/mma_m16n8k16.hpp): element i (0..7, packed two to a 32-bit register) of lane l is
+//   row = 16w + l/4 + 8 * ((i/2) % 2)      col = 2 * (l%4) + i % 2 + 8 * (i/4).
+// Compare D: columns 16j..16j+15 of D are registers 8j..8j+7, at the same rows and columns as A's elements 0..7.
+// So an fp32 accumulator, converted to 16 bits in register order, is the A operand of the next wgmma along K
+// (wgmma_accumulator_is_next_a, tested on the host; FlashAttention's P = softmax(S) feeds P V this way).
 // Units: bytes for addresses and offsets; rows and columns of the tile. Preconditions: as each function states.
 #pragma once
 
@@ -121,9 +133,65 @@ __host__ __device__ constexpr WgmmaDescriptorFields k_major_tile_descriptor(Swiz
   return {tile_address, 16, std::uint32_t(8 * row_bytes), wgmma_base_offset(s, tile_address), s};
 }
 
+// Which dimension of a shared-memory operand is contiguous, valued as wgmma's imm-trans-a / imm-trans-b: K-major
+// (consecutive k side by side: a row-major A, a column-major B) or MN-major (consecutive m of A, or n of B: a
+// column-major A, a row-major B such as attention's V, [keys, head_dim] with head_dim contiguous). 8-bit wgmma
+// takes K-major operands only.
+enum class WgmmaMajor : int { K = 0, MN = 1 };
+
+// The descriptor of an MN-major tile as TMA writes it under a swizzled mode s: panels of swizzle_span_bytes(s)
+// along M or N (64 16-bit elements for 128B), each holding one row of that span per k, rows consecutive (so groups
+// of 8 k are 8 * span bytes apart), and panels `panel_bytes` apart (a box of `k` rows each, or a whole panel of the
+// tile: k rows * span). A 16-bit wgmma with N > 64 reads N / 64 panels. Preconditions: s swizzled, panel_bytes a
+// multiple of the swizzle repeat; the tile base aligned to it (base offset 0), as wgmma_tile_base_problem says.
+__host__ __device__ constexpr WgmmaDescriptorFields mn_major_tile_descriptor(Swizzle s, std::uint32_t tile_address,
+                                                                             std::uint32_t panel_bytes) {
+  return {tile_address, panel_bytes, std::uint32_t(8 * swizzle_span_bytes(s)), wgmma_base_offset(s, tile_address), s};
+}
+
+// The shared-memory byte address from which wgmma reads element (mn, k) of an operand described by `f`: mn is the
+// row of A (m) or the column of B (n), k runs along K; element_bytes is 2 (f16, bf16) or 1 (8-bit). The ISA's
+// canonical layouts (PTX ISA, "Canonical Layouts", the swizzled rows), in bytes, with S = swizzle_span_bytes:
+//   K-major   start + (mn % 8) * S + (mn / 8) * SBO + k * element_bytes
+//   MN-major  start + (mn % (S / e)) * e + (mn / (S / e)) * LBO + (k % 8) * S + (k / 8) * SBO      (e: element_bytes)
+// then swizzled (swizzle_address). Preconditions: f.swizzle is not None, f.base_offset is 0; for K-major,
+// k * element_bytes < S (one instruction's K, 32 bytes, always is). Units: bytes; mn and k count elements.
+__host__ __device__ constexpr std::uint32_t wgmma_operand_address(const WgmmaDescriptorFields& f, WgmmaMajor major,
+                                                                 int element_bytes, int mn, int k) {
+  const std::uint32_t span = std::uint32_t(swizzle_span_bytes(f.swizzle));
+  const std::uint32_t e = std::uint32_t(element_bytes), i = std::uint32_t(mn), j = std::uint32_t(k);
+  const std::uint32_t logical =
+      major == WgmmaMajor::K
+          ? f.start_address + (i % 8) * span + (i / 8) * f.stride_byte_offset + j * e
+          : f.start_address + (i % (span / e)) * e + (i / (span / e)) * f.leading_byte_offset + (j % 8) * span +
+                (j / 8) * f.stride_byte_offset;
+  return swizzle_address(f.swizzle, logical);
+}
+
 // The m64nNk16 accumulator: warp `warp` (0..3) of the warpgroup, lane `lane`, f32 register i (0 <= i < N/2).
 __host__ __device__ constexpr Coord wgmma_m64nNk16_d_coord(int warp, int lane, int i) {
   return {16 * warp + lane / 4 + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * (lane % 4) + i % 2};
+}
+
+// The m64nNk16 A operand in registers (the RS form; f16 or bf16): warp `warp` (0..3), lane `lane`, element i (0..7;
+// elements 2j and 2j + 1 share 32-bit register j, the lower in bits 0..15), as (row 0..63, k 0..15).
+__host__ __device__ constexpr Coord wgmma_m64nNk16_a_coord(int warp, int lane, int i) {
+  return {16 * warp + lane / 4 + 8 * ((i / 2) % 2), 2 * (lane % 4) + i % 2 + 8 * (i / 4)};
+}
+
+// True when, for every lane, D's registers 8j..8j+7 of an m64nNk16 accumulator sit at the coordinates of the A
+// operand's elements 0..7, shifted 16j columns: so converting D to 16 bits in register order makes the A fragment
+// of a wgmma whose K is D's N (the register reuse FlashAttention-3 builds P V on). Checked for N up to 256.
+constexpr bool wgmma_accumulator_is_next_a() {
+  for (int warp = 0; warp < 4; ++warp) {
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      for (int i = 0; i < 128; ++i) {
+        const Coord d = wgmma_m64nNk16_d_coord(warp, lane, i), a = wgmma_m64nNk16_a_coord(warp, lane, i % 8);
+        if (d.row != a.row || d.col != a.col + 16 * (i / 8)) return false;
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace tc
