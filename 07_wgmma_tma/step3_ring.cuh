@@ -15,6 +15,7 @@
 
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 
 // [doc:step3_kernel]
 // As step 2's kernel, with Tile::Stages slices in a ring and Tile::kConsumers warpgroups, warpgroup g owning rows
@@ -39,8 +40,9 @@ __global__ void __launch_bounds__(Tile::kThreads)
     const int stage = tc::ring_slot(s, S).stage;
     tc::mbarrier_arrive_expect_tx(&full[stage], Tile::kStageBytes);
     tc::cp_async_bulk_tensor_2d_global_to_shared(a_slice(stage), &map_a, s * Tile::BlockK, row0, &full[stage]);
-    tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(stage), &map_b, b_slice_k<Tile>(s, slices), col0,
-                                                 &full[stage]);
+    // The slice of B is a mutation point: a test loads the middle slice's neighbour (tc_test/planted_bugs.cuh).
+    const int b_k = tc::mutation_point(tc::MutationSite::KSlice, s, slices) * Tile::BlockK;
+    tc::cp_async_bulk_tensor_2d_global_to_shared(b_slice(stage), &map_b, b_k, col0, &full[stage]);
   };
   if (threadIdx.x == 0) {
     for (int i = 0; i < S; ++i) {

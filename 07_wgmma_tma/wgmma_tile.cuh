@@ -21,18 +21,11 @@
 #include <cstddef>
 #include <cstdint>
 
-// A bug planted on purpose in a step's own code when its tile names it: for the test that proves the exact check
-// catches a bug in the kernel itself at 8192^3 ("... a bug planted in its producer ..."). Every kernel the chapter
-// runs has PlantedBug::None, which compiles to the code as written.
-enum class PlantedBug { None, BSliceTwice };
-
 // [doc:tile]
-// The block tile of a step: BlockM x BlockN of C per block, K in slices of BlockK, Stages slices in flight (Plant:
-// tests only, above).
-template <int BlockM_, int BlockN_, int Stages_, PlantedBug Plant_ = PlantedBug::None>
+// The block tile of a step: BlockM x BlockN of C per block, K in slices of BlockK, Stages slices in flight.
+template <int BlockM_, int BlockN_, int Stages_>
 struct WgmmaTile {
   static constexpr int BlockM = BlockM_, BlockN = BlockN_, BlockK = 64, Stages = Stages_;
-  static constexpr PlantedBug kPlant = Plant_;
   static constexpr int kConsumers = BlockM / 64;  // warpgroups, each one m64nBlockNk16 accumulator
   static constexpr int kThreads = 128 * kConsumers;
   static constexpr int kAccumulators = BlockN / 2;  // fp32 registers a thread holds (tc::wgmma_m64nNk16_d_coord)
@@ -51,17 +44,6 @@ struct WgmmaTile {
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
 // [/doc:tile]
-
-// The K coordinate, in elements, at which the producer asks TMA for slice s of B (of `slices`). With
-// PlantedBug::BSliceTwice the middle slice asks for the next one's: one K slice of B counted twice, one never.
-template <typename Tile>
-__device__ __forceinline__ int b_slice_k(int s, int slices) {
-  if constexpr (Tile::kPlant == PlantedBug::BSliceTwice) {
-    if (s == slices / 2) return (s + 1) * Tile::BlockK;
-  }
-  return s * Tile::BlockK;
-}
-
 
 // [doc:epilogue]
 // C = alpha * acc + beta * C for this warpgroup's 64 x BlockN part of the block tile, each register at

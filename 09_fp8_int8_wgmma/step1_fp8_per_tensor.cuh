@@ -39,10 +39,9 @@
 // Step 1's tile (and step 5's): 128 x 256, 4 stages of 48 KB, 2-block clusters sharing B, each consumer 64 rows by
 // all 256 columns (one m64n256k32 accumulator, 128 registers of its 232), C staged in 32 KB after the stages (two
 // 8 KB buffers a consumer: tc::TmaStoreEpilogue). A arrives in two 64-row boxes, one per consumer, where tc::WsTile
-// loads one of 128 rows: the same bytes in two TMA loads, and a second box for PlantedBug::ABoxRepeated to repeat.
-template <tc::PlantedBug Plant = tc::PlantedBug::None>
-struct Tile128x256 : tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128, Plant> {
-  using Base = tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128, Plant>;
+// loads one of 128 rows: the same bytes in two TMA loads.
+struct Tile128x256 : tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128> {
+  using Base = tc::WsTile<4, 2, 2 * tc::TmaStoreEpilogue<float>::kBytesPerConsumer, 128, 128>;
   static constexpr int kABoxRows = 64;
   static_assert(!Base::kSplitN && Base::kConsumerRows == kABoxRows, "each consumer 64 rows: one A box");
 };
@@ -162,7 +161,7 @@ struct Step1Fp8 {
     launch_wide_tile_gemm<Tile>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
-using Step1Tile = Tile128x256<>;
+using Step1Tile = Tile128x256;
 
 // D = alpha * scale_a * scale_b * A * B + beta * C for fp8 A (row-major m x k, lda) and B (column-major k x n, ldb)
 // with per-tensor scales, C column-major m x n (ldc) of Gemm's output type (bf16 or fp32), any m, n, k >= 0 (the

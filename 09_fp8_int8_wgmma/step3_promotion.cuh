@@ -21,6 +21,7 @@
 #include "tc/layouts/cluster.hpp"
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/persistent_grid.cuh"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
@@ -38,8 +39,8 @@
 // split between the consumers along N instead of M, so that each holds two 64-row accumulators of N = 128 and one
 // scratch row block. The constants below replace the base's where they differ (a derived struct's static members hide
 // the base's of the same name): the split, and the register budget, which counts the scratch.
-template <int Stages = 4, tc::PlantedBug Plant = tc::PlantedBug::None>
-struct PromotedTile : tc::WsTile<Stages, 2, 0, 128, 128, Plant> {
+template <int Stages = 4>
+struct PromotedTile : tc::WsTile<Stages, 2, 0, 128, 128> {
   static constexpr bool kSplitN = true;
   static constexpr int kConsumerRows = 128, kConsumerCols = 128, kRowBlocks = 2;
   static constexpr int kAccumulators = kRowBlocks * kConsumerCols / 2;  // fp32 registers a consumer thread holds
@@ -137,11 +138,6 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
-          if constexpr (Tile::kPlant == tc::PlantedBug::NoPromotion) {  // planted: all of K in the fp8 accumulator
-            if (r == 0) tc::mma_slice_row_blocks<RB, N, Input>(acc, a, b);
-            tc::wgmma_wait_group<0>();
-            continue;
-          }
           // Each consumer issues its group as soon as its last adds are done, and the tensor core runs the two
           // consumers' groups in the order they arrive: while one consumer adds, the other's group runs. No barrier
           // orders them: strict turns (a named barrier between the consumers) measured 1-3% slower on an H200
@@ -149,11 +145,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
           mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
-          if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
-            if (s == 1) continue;  // planted: K group 1 is never added
-          }
+          // The promotion: FADDs on the CUDA cores. (The sum added is a mutation point: a test skips slice 1's.)
 #pragma unroll
-          for (int i = 0; i < N / 2; ++i) acc[r][i] += part[i];  // the promotion: FADDs on the CUDA cores
+          for (int i = 0; i < N / 2; ++i) acc[r][i] += tc::mutation_point(tc::MutationSite::PromotedSum, part[i], s);
         }
         // Every row block has read the stage: release it, but for the tile's last, where the epilogue stages C.
         if (s + 1 < slices && leader) release(slot.stage);

@@ -12,6 +12,7 @@
 
 #include "step3_promotion.cuh"
 
+#include "tc/mutation_point.cuh"
 #include "tc/padded_gemm.hpp"
 
 #include "tc/device_buffer.hpp"
@@ -28,10 +29,10 @@
 
 // [doc:block_scaled_tile]
 // Step 3's tile and a ring of A's scales: 128 fp32 a stage, 128-byte aligned (a TMA destination) after the barriers.
-template <int Stages = 4, tc::PlantedBug Plant = tc::PlantedBug::None>
-struct BlockScaledTile : PromotedTile<Stages, Plant> {
+template <int Stages = 4>
+struct BlockScaledTile : PromotedTile<Stages> {
   static constexpr int kScaleBytes = 128 * 4;  // one stage's A scales: a row of 128
-  static constexpr int kScaleOffset = Stages * PromotedTile<Stages, Plant>::kStageBytes + 128;  // past the barriers
+  static constexpr int kScaleOffset = Stages * PromotedTile<Stages>::kStageBytes + 128;  // past the barriers
   static constexpr int kSmemBytes = 1024 + kScaleOffset + Stages * kScaleBytes;  // and tc::aligned_smem's slack
   static_assert(2 * Stages * 8 <= 128, "the barriers fit before the scales");
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
@@ -120,10 +121,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       const float* const sb_block = block_col < n ? sb + std::size_t(block_col / tc::kScaleBlockK) * ld_sb : nullptr;
       for (int s = 0; s < slices; ++s, ++it) {
         const tc::RingSlot slot = tc::ring_slot(it, S);
-        float b_scale = sb_block != nullptr ? __ldg(sb_block + s) : 0.0f;  // issued before the wait hides its latency
-        if constexpr (Tile::kPlant == tc::PlantedBug::BScaleWrongBlock) {
-          if (s == 1 && block_col < tc::kScaleBlockK) b_scale *= 2.0f;  // planted: B's block (0, 1) scaled twice
-        }
+        // Issued before the wait hides its latency. (A mutation point: a test doubles a block's scale, or zeroes a
+        // slice's as a skipped promotion would.)
+        const float b_loaded = sb_block != nullptr ? __ldg(sb_block + s) : 0.0f;
+        const float b_scale = tc::mutation_point(tc::MutationSite::BScale, b_loaded, s, block_col);
         tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
         const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
         const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
@@ -131,16 +132,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         const float* const sa = a_scales + slot.stage * 128;  // this slice's scales of the tile's 128 rows
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
-          int row = 64 * r + lo;
-          if constexpr (Tile::kPlant == tc::PlantedBug::AScaleWrongRow) row ^= 1;  // planted: the neighbour row's
+          const int row = tc::mutation_point(tc::MutationSite::AScaleRow, 64 * r + lo);  // a test takes row ^ 1's
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
           // The consumers share the tensor core as in step 3: each issues its group once its last adds are done.
           const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
           mma_slice_fresh<N, Input>(part, a_r, b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
-          if constexpr (Tile::kPlant == tc::PlantedBug::PromotionSkipsGroup) {
-            if (s == 1) continue;  // planted: K group 1 is never added
-          }
 #pragma unroll
           for (int i = 0; i < N / 2; ++i) acc[r][i] += ((i / 2) % 2 == 0 ? f_lo : f_hi) * part[i];  // FFMAs
         }

@@ -24,5 +24,5 @@ struct Step5Int8 {
     launch_wide_tile_gemm<Tile>(name, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
-using Step5Tile = Tile128x256<>;
+using Step5Tile = Tile128x256;
 // [/doc:step5]

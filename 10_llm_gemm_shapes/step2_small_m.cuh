@@ -27,6 +27,7 @@
 #include "tc/layouts/waves.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
 #include "tc/tile_contract.hpp"
 #include "tc/wgmma.cuh"
@@ -158,7 +159,11 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 
   if (threadIdx.x / 32 == 4) {  // the producer warp
     if (threadIdx.x % 32 == 0)
-      for (int s = 0; s < slices; ++s) ring.load(s, map_a, map_b, s * tc::kSliceK, row0, col0);
+      for (int s = 0; s < slices; ++s) {
+        // The slice is a mutation point: a test loads the middle slice's neighbour (tc_test/planted_bugs.cuh).
+        const int k0 = tc::mutation_point(tc::MutationSite::KSlice, s, slices) * tc::kSliceK;
+        ring.load(s, map_a, map_b, k0, row0, col0);
+      }
     return;  // nothing below waits for the producer: the consumer's full barriers wait for its loads
   }
 

@@ -24,6 +24,7 @@
 #include "tc/layouts/waves.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 
@@ -35,17 +36,12 @@
 #include <string>
 #include <type_traits>
 
-// Bugs the tests plant on purpose, to prove the checks catch a broken split (PlantedSplit::None in every real launch):
-// DropsLastChunk: the last block of a cluster skips its last slice of K; AddsPartialTwice: the sum adds block 0's
-// partial in place of block 1's.
-enum class PlantedSplit { None, DropsLastChunk, AddsPartialTwice };
-
 // [doc:split_k_chunk]
 // One cluster a tile: cluster (x, y) of Splits blocks along z computes C's rows 64x .. 64x + 63 by columns BlockN y
 // .., block r of it over slices [r chunk, (r + 1) chunk) of K (chunk = ceil(slices / Splits)), then the sum through
 // shared memory. Preconditions: as step 2's kernel; launched with clusters of (1, 1, Splits) on a grid of
 // ceil(m / 64) x ceil(n / BlockN) x Splits. Errors: none reported.
-template <typename Tile, int Splits, PlantedSplit Plant = PlantedSplit::None>
+template <typename Tile, int Splits>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     split_k_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                         int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
@@ -57,8 +53,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   // This block's chunk of K: slices [first, first + count).
   const int chunk = tc::ceil_div(tc::ceil_div(k, tc::kSliceK), Splits), first = rank * chunk;
   const int total = tc::ceil_div(k, tc::kSliceK), end = first + chunk < total ? first + chunk : total;
-  int count = end > first ? end - first : 0;
-  if (Plant == PlantedSplit::DropsLastChunk && rank == Splits - 1 && count > 0) --count;
+  // (A mutation point: a test drops the last block's last slice.)
+  const int count = tc::mutation_point(tc::MutationSite::SplitSlices, end > first ? end - first : 0, rank, Splits);
   if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
   // [/doc:split_k_chunk]
@@ -94,7 +90,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
       float sum = 0.0f;
 #pragma unroll
       for (int r = 0; r < Splits; ++r) {  // rank order: the same sum, bit for bit, on every run
-        const int from = Plant == PlantedSplit::AddsPartialTwice && r == 1 ? 0 : r;
+        const int from = tc::mutation_point(tc::MutationSite::SplitPartial, r);  // a test adds rank 0's twice
         sum += tc::ld_shared_cluster_f32(tc::mapa_shared_cluster(partial + i * 128 + threadIdx.x, from));
       }
       const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
@@ -135,12 +131,12 @@ constexpr SplitChoice split_k_choice(int m, int n, int k, int sms) {
 }
 // [/doc:split_k_choice]
 
-// Enqueues split_k_gemm_kernel<Tile, Splits, Plant> in clusters of Splits blocks: C = alpha A B + beta C as step 2
+// Enqueues split_k_gemm_kernel<Tile, Splits> in clusters of Splits blocks: C = alpha A B + beta C as step 2
 // takes them. Preconditions, errors: as launch_small_m_tile.
-template <typename Tile, int Splits, PlantedSplit Plant>
+template <typename Tile, int Splits>
 void launch_split_k_tile(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                          int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-  constexpr auto kKernel = split_k_gemm_kernel<Tile, Splits, Plant>;
+  constexpr auto kKernel = split_k_gemm_kernel<Tile, Splits>;
   const auto [map_a, map_b] = prepare_small_m<Tile, kKernel>("step 3 (split-K)", m, n, k, A, lda, B, ldb);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(tc::ceil_div(m, Tile::BlockM), tc::ceil_div(n, Tile::BlockN), Splits);
@@ -159,26 +155,25 @@ void launch_split_k_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
 
 // Enqueues step 3's kernel on the tile with_small_m_tile picks for its blocks, as step 2. Preconditions, errors: as
 // launch_small_m_tile.
-template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
+template <int BlockN, int Splits>
 void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   with_small_m_tile<BlockN>(small_m_tiles(m, n, BlockN) * Splits, [&](auto tile) {
-    launch_split_k_tile<decltype(tile), Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_split_k_tile<decltype(tile), Splits>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   });
 }
 
 // Runs split_k_choice's kernel: SmallMTile<block_n> in clusters of `splits` (step 2's kernel where splits = 1).
-template <PlantedSplit Plant = PlantedSplit::None>
-void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda,
-                           const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
-                           cudaStream_t stream) {
+inline void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, float alpha, const __nv_bfloat16* A,
+                                  int lda, const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
+                                  cudaStream_t stream) {
   auto with_splits = [&](auto block_n) {
     constexpr int N = decltype(block_n)::value;
     switch (c.splits) {
       case 1: return launch_small_m<N>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 2: return launch_split_k<N, 2, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 4: return launch_split_k<N, 4, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      default: return launch_split_k<N, 8, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 2: return launch_split_k<N, 2>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 4: return launch_split_k<N, 4>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      default: return launch_split_k<N, 8>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     }
   };
   switch (c.block_n) {

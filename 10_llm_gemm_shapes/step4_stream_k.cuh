@@ -28,6 +28,7 @@
 #include "tc/layouts/tile_order.hpp"
 #include "tc/layouts/waves.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/persistent_grid.cuh"
 #include "tc/taller_tile_gemm.cuh"
 #include "tc/tma_store_epilogue.cuh"
@@ -42,10 +43,6 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-
-// A bug the tests plant on purpose (PlantedFixup::None in every real launch): the owner adds the first later
-// cluster's partial twice.
-enum class PlantedFixup { None, AddsPartialTwice };
 
 // A block's partial tile in the workspace: each consumer thread's accumulators, register i of consumer thread t at
 // float i * 256 + t, so that a warp's 32 threads write and read 128 contiguous bytes.
@@ -99,7 +96,7 @@ __device__ inline void load_range(const tc::WsSmem<Tile>& smem, const CUtensorMa
 // block; flags: one per block, all zero at launch, and left zero (the owner resets each flag it consumed).
 // Preconditions: as tc::taller_tile_gemm_kernel, and k > 0; every block resident at once (the persistent grid), as an
 // owner waits on later clusters. Errors: none reported.
-template <typename Tile, typename Epilogue, PlantedFixup Plant = PlantedFixup::None>
+template <typename Tile, typename Epilogue>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     stream_k_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                          int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out,
@@ -199,15 +196,14 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         __syncwarp();  // warp 4 reconverges after thread 0's wait: bar.sync is .aligned
         tc::named_barrier_sync(kFixupBarrier, 256);
         const float* const theirs = partials + std::size_t(from) * kPartialFloats<Tile>;
-        const bool twice = Plant == PlantedFixup::AddsPartialTwice && c == cluster + 1;
 #pragma unroll
         for (int r = 0; r < RB; ++r)
 #pragma unroll
           for (int i = 0; i < kCols; ++i)
             if (r < kShort || tall) {
               const float partial = __ldcg(theirs + (r * kCols + i) * 256 + thread);
-              acc[r][i] += partial;
-              if (twice) acc[r][i] += partial;
+              // (A mutation point: a test adds the first later cluster's partial twice.)
+              acc[r][i] += tc::mutation_point(tc::MutationSite::FixupPartial, partial, c - cluster);
             }
       }
       // [/doc:fixup_owner]
@@ -254,12 +250,11 @@ StreamKWorkspace stream_k_workspace(int blocks) {
 // every tile, which two heights would not. C = alpha A B + beta C as step 1 takes them. k = 0 has no iteration to
 // share: step 1 writes beta C. Preconditions: as Step1Chapter08::launch; see stream_k_workspace. Errors: as
 // Step1Chapter08::launch; std::invalid_argument where the iterations overflow an int.
-template <PlantedFixup Plant = PlantedFixup::None>
-void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+inline void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                            int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   using Tile = Step1Chapter08::Tile;
   using Epilogue = tc::TmaStoreEpilogue<__nv_bfloat16>;
-  constexpr auto kKernel = stream_k_gemm_kernel<Tile, Epilogue, Plant>;
+  constexpr auto kKernel = stream_k_gemm_kernel<Tile, Epilogue>;
   if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   const int blocks = tc::persistent_blocks<Tile>(tc::resident_blocks<Tile, kKernel>("step 4 (stream-K)"), 1 << 30);
   const tc::HeightPlan plan = tc::uniform_plan<Tile>(m, n);

@@ -23,6 +23,7 @@
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
@@ -97,9 +98,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         unsigned char* const stage = stages + slot.stage * Tile::kStageBytes;
         tc::mbarrier_wait_parity(&empty[slot.stage], tc::ring_empty_wait_parity(s, S));
         tc::mbarrier_arrive_expect_tx(&full[slot.stage], Tile::kStageBytes);  // TMA zero-fills past the edges
-        tc::cp_async_bulk_tensor_2d_global_to_shared(stage, &map_t, s * tc::kSliceK, t0, &full[slot.stage]);
-        tc::cp_async_bulk_tensor_2d_global_to_shared(stage + Tile::kSliceTBytes, &map_w, s * tc::kSliceK, w0,
-                                                     &full[slot.stage]);
+        // The slice is a mutation point: a test loads the middle slice's neighbour (tc_test/planted_bugs.cuh).
+        const int k0 = tc::mutation_point(tc::MutationSite::KSlice, s, slices) * tc::kSliceK;
+        tc::cp_async_bulk_tensor_2d_global_to_shared(stage, &map_t, k0, t0, &full[slot.stage]);
+        tc::cp_async_bulk_tensor_2d_global_to_shared(stage + Tile::kSliceTBytes, &map_w, k0, w0, &full[slot.stage]);
       }
     return;  // nothing below waits for the producer: the consumers' full barriers wait for its loads
   }

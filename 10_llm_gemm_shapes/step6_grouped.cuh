@@ -20,6 +20,7 @@
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
@@ -34,17 +35,13 @@
 #include <cstdint>
 #include <vector>
 
-// A bug the tests plant on purpose (PlantedGroup::None in every real launch): every group multiplies the next
-// group's weight, as a B pointer off by one group would.
-enum class PlantedGroup { None, WeightsOffByOneGroup };
-
 // [doc:grouped_kernel]
 // gridDim.x blocks walk the plan's tiles b, b + gridDim.x, ...: tile (group g, weight row r, token column c) computes
 // C's rows r .. r + 63 by columns c .. c + cols - 1 from weight rows g * plan.weights + r .. (map_a) and token rows
 // c .. (map_b), alpha A B + beta C, plain stores. Preconditions: map_a over all groups' weights stacked (boxes of 64
 // rows), map_b over the sorted tokens (boxes of BlockN rows), none where k = 0; plan made by grouped::make_plan with
 // block_m 64 and block_n Tile::BlockN; Tile::kThreads threads; sm_90a. Errors: none reported.
-template <typename Tile, PlantedGroup Plant = PlantedGroup::None>
+template <typename Tile>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     grouped_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k,
                         float alpha, float beta, __nv_bfloat16* C, int ldc,
@@ -54,7 +51,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   const int slices = tc::ceil_div(k, tc::kSliceK);
   // Where tile t's weights start in the stacked array: its group's, or with the planted bug the next group's.
   auto weight_row = [&](const grouped::GroupTile& tile) {
-    const int g = Plant == PlantedGroup::WeightsOffByOneGroup ? (tile.group + 1) % plan.groups : tile.group;
+    const int g = tc::mutation_point(tc::MutationSite::Group, tile.group, plan.groups);  // a test takes the next's
     return g * plan.weights + tile.row;
   };
   if (threadIdx.x == 0) ring.init();
@@ -97,17 +94,17 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
 }
 // [/doc:grouped_kernel]
 
-// Enqueues grouped_gemm_kernel<SmallMTile<BlockN>, Plant> on min(tiles, the resident blocks) blocks: for every group g
+// Enqueues grouped_gemm_kernel<SmallMTile<BlockN>> on min(tiles, the resident blocks) blocks: for every group g
 // of `sizes`, C_g = alpha W_g x_g^T + beta C_g, where W (all groups' weights, groups x weights rows of k, lda) and x
 // (the sorted tokens, sum(sizes) rows of k, ldb) are K-major, and C is column-major weights x sum(sizes) (ldc).
 // Preconditions: weights > 0; W, x and C as TMA and step 2 address them (16-byte aligned, lda and ldb multiples of 8);
 // an SM 9.0 GPU. Errors: std::invalid_argument from grouped::make_plan (too many groups) and the tensor maps;
 // std::runtime_error when the GPU has too little shared memory; tc::CudaError when the launch fails.
-template <int BlockN, PlantedGroup Plant = PlantedGroup::None>
+template <int BlockN>
 void launch_grouped(const std::vector<int>& sizes, int weights, int k, float alpha, const __nv_bfloat16* W, int lda,
                     const __nv_bfloat16* x, int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   using Tile = SmallMTile<BlockN>;
-  constexpr auto kKernel = grouped_gemm_kernel<Tile, Plant>;
+  constexpr auto kKernel = grouped_gemm_kernel<Tile>;
   const grouped::Plan plan = grouped::make_plan(sizes, weights, Tile::BlockM, BlockN);
   if (plan.tiles() == 0) return;  // no group has a token
   const int tokens = plan.first_row[plan.groups];

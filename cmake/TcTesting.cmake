@@ -87,6 +87,8 @@ function(tc_add_catch_tests target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
+  # The kernels' mutation points (tc/mutation_point.cuh) reach the tests' planted bugs in test binaries only.
+  target_compile_definitions(${target} PRIVATE TC_MUTATION_HOOK=1)
   tc_check_test_names(${target})
   if(arg_HOST_ONLY)
     tc_require_no_tests(${target} "[gpu]" "host")

@@ -4,7 +4,7 @@
 // path), k = 0, and with (alpha, beta) = (1, 0) and (0.5, 2), and every scale of tc::test::gemm_scales tight and with
 // padded leading dimensions (C's padding untouched); in [large], 4096^3 and 8192^3, and at 8192^3 step 3's inputs and
 // scales mutated on purpose must fail the exact check (tc_test/mutation.hpp), and so must step 3 with a bug planted in
-// its own producer (PlantedBug::BSliceTwice). Host: the committed figures, the tile
+// its own producer (tc::test::PlantedBug::MiddleSliceTwice). Host: the committed figures, the tile
 // plans (every stage on a swizzle atom) and the launchers' one-line errors. The building blocks (swizzle,
 // descriptor, accumulator map, ring, TMA rules) are tested in common/tests/test_hopper_layouts.cpp.
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
@@ -19,6 +19,7 @@
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
 #include "tc_test/mutation.hpp"
+#include "tc_test/planted_bug_check.cuh"
 
 #include <string>
 #include <utility>
@@ -174,10 +175,11 @@ TEST_CASE("at 8192^3 the exact check fails step 3 on a K column dropped or doubl
 
 TEST_CASE("at 8192^3 the exact check fails step 3 with a bug planted in its producer (one B slice loaded twice)",
           "[gpu][gemm][large][mutation]") {
-  // PlantedBug::BSliceTwice: step 3's own load asks TMA for the middle K slice of B at the next slice's coordinate.
-  // Every element then misses one K slice's products and counts another's twice; the exact check must see it.
+  // PlantedBug::MiddleSliceTwice: step 3's own load asks TMA for the middle K slice of B at the next slice's
+  // coordinate. Every element then misses one K slice's products and counts another's twice; the exact check must
+  // see it.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  using Planted = WgmmaGemm<Step3Ring, WgmmaTile<128, 256, 4, PlantedBug::BSliceTwice>, tc::F16F32>;
-  tc::test::check_planted_bug_fails<Planted, WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>>(cublas, 8192, 91);
+  tc::test::check_planted_bug_fails<WgmmaGemm<Step3Ring, Step3Tile, tc::F16F32>>(
+      cublas, 8192, 91, tc::test::PlantedBug::MiddleSliceTwice);
 }

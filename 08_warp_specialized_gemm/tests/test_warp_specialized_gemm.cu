@@ -8,7 +8,7 @@
 // and K ragged, an odd count of short rows) and of tall rows alone over the edge of M; in [large], 4096^3 and 8192^3
 // (and 6144^3 for step 5), and steps 4 and 5 at 8192^3 on inputs and scales mutated on purpose, and with a tile of
 // their output left unwritten, must fail the exact check (tc_test/mutation.hpp), and so must step 5 with a bug planted
-// in its own producer (PlantedBug::ABoxRepeated); the ablation's launches
+// in its own producer (tc::test::PlantedBug::ABoxRepeated); the ablation's launches
 // (tools/ablation.cuh) on all-ones operands. Host: the budgets and slice bases, step 5's plans at the chapter's sizes,
 // and the launchers' one-line errors, the ablation's included. The building blocks (cluster roles, ring across a
 // cluster, staging chunk, stmatrix map, tile order and heights) are tested in
@@ -30,6 +30,7 @@
 #include "tc_test/catch.hpp"
 #include "tc_test/gemm.hpp"
 #include "tc_test/mutation.hpp"
+#include "tc_test/planted_bug_check.cuh"
 #include "tools/ablation.cuh"
 #include "tools/figures.hpp"
 
@@ -306,8 +307,6 @@ TEST_CASE("at 8192^3 the exact check fails step 5 with a bug planted in its prod
   // rows 64..127 of every tall and short tile get rows 0..63's products; the exact check must see it.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  using PlantedTile = tc::WsTile<Step5Tile::Stages, Step5Tile::ClusterM, Step5Tile::kEpilogueBytes,
-                                 Step5Tile::BlockM, Step5Tile::ShortM, tc::PlantedBug::ABoxRepeated>;
-  using Planted = WsGemm<Step5TallerTile, PlantedTile, tc::F16F32>;
-  tc::test::check_planted_bug_fails<Planted, WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>>(cublas, 8192, 97);
+  tc::test::check_planted_bug_fails<WsGemm<Step5TallerTile, Step5Tile, tc::F16F32>>(
+      cublas, 8192, 97, tc::test::PlantedBug::ABoxRepeated);
 }

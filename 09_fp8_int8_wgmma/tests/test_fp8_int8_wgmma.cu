@@ -1,13 +1,14 @@
 // Chapter 09 tests. GPU (SM 9.0 only): the int8 step (s8, u8) through the project's two checks (both exact for 8-bit
 // integers) on one tile, many tiles, ragged shapes (TMA clipping, and the padded path for k = 1000 and 65), k = 0 and
-// every int32 scale; the fp8 steps 1 and 3 (bf16 and fp32 D; step 1 on e5m2 too) on the exact set (every element
-// equal to the fp64 reference up to the output's rounding) and the random set (within the unpromoted bound), on the
-// same shapes, 4095 x 4097 x 1000 included; the probe against the checks' premise; cuBLASLt's fp8 GEMM (the
-// yardstick) on the exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks
-// failing at 8192^3 on a bug planted in each step's producer (one box of A loaded twice) and in step 3's promotion (a
-// K group skipped). Host: the exact set's range keeps every partial sum under the limit (e5m2's values within -8 ..
-// 8), the fp8 traits and the block quantizer round and saturate as cvt does, the launchers' one-line errors, the
-// error-against-K figure's lines, and the committed figures against tools/figures.hpp.
+// every int32 scale; the fp8 steps 1 and 3 (bf16 and fp32 D; step 1 on e5m2 too) on the exact set (every element equal
+// to the fp64 reference up to the output's rounding) and the random set (within the unpromoted bound), on the same
+// shapes, 4095 x 4097 x 1000 included; the probe against the checks' premise; cuBLASLt's fp8 GEMM (the yardstick) on
+// the exact set, per-tensor and block-scaled; in [large], every step at 8192^3, and the exact checks failing at 8192^3
+// on a bug planted in each step's producer (one box of A, or one slice of B, loaded twice), in step 3's promotion (a K
+// group skipped) and in step 4's scales (tc_test/planted_bugs.cuh). Host: the exact set's range keeps every partial sum
+// under the limit (e5m2's values within -8 .. 8), the fp8 traits and the block quantizer round and saturate as cvt
+// does, the launchers' one-line errors, the error-against-K figure's lines, and the committed figures against
+// tools/figures.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -32,6 +33,7 @@
 #include "tc/fp8_gemm_check.hpp"
 #include "tc/padded_gemm.hpp"
 #include "tc_test/catch.hpp"
+#include "tc_test/planted_bugs.cuh"
 #include "tc_test/gemm.hpp"
 
 namespace {
@@ -42,8 +44,8 @@ template <typename P>
 using Fp8Gemm = Gemm8<Step1Fp8, Step1Tile, P>;
 template <typename P>
 using PromotedGemm = Gemm8<Step3Promotion, Step3Tile, P>;
-template <typename P, tc::PlantedBug Plant = tc::PlantedBug::None>
-using BlockGemm = Gemm8<Step4BlockScaling, BlockScaledTile<4, Plant>, P>;
+template <typename P>
+using BlockGemm = Gemm8<Step4BlockScaling, Step4Tile, P>;
 
 // f(P{}) for both int8 precisions; f(Gemm{}) for both fp8 steps at both fp8 precisions.
 template <typename F>
@@ -235,30 +237,40 @@ TEST_CASE("both steps pass both checks at 8192^3", "[gpu][gemm][large]") {
   check_fp8<BlockGemm<tc::E4M3BF16>>(cublas, 8192, 8192, 8192, 1.0, 0.0);
 }
 
-TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer (one box of A loaded twice), "
-          "and step 3 with a promotion that skips a group",
+TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its producer, and step 3 with a "
+          "promotion that skips a group",
           "[gpu][gemm][large][mutation]") {
-  // PlantedBug::ABoxRepeated: the producer asks TMA for the second 64-row box of A at the first box's row, so rows
-  // 64..127 of every tile get rows 0..63's products; both exact checks must see it, and the unplanted kernel pass.
+  // PlantedBug::ABoxRepeated (steps 1 and 5, s8 and u8: two 64-row A boxes a tile): the producer asks TMA for the
+  // second box of A at the first box's row, so rows 64..127 of every tile get rows 0..63's products.
+  // PlantedBug::MiddleSliceTwice (step 3, whose one A box of 128 rows has no second box to repeat): the producer loads
+  // the middle K slice of B from the next slice's coordinate. Both exact checks must see each, and the kernel pass
+  // with none switched on.
+  using tc::test::PlantedBug;
+  using tc::test::PlantedBugScope;
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
-  using PlantedTile = Tile128x256<tc::PlantedBug::ABoxRepeated>;  // steps 1 and 5's tile: two 64-row A boxes
-  {
-    // tc::test::check_planted_bug_fails's check, with s32 C: the same s8 operands, the planted and the correct kernel.
+  auto int8_case = [&](auto precision) {
+    // tc::test::check_planted_bug_fails's check, with s32 C: the same operands, with the bug and without.
+    using P = decltype(precision);
+    using In = typename P::Input;
     const tc::GemmProblem p = tc::GemmProblem::tight(tc::Op::T, tc::Op::N, 8192, 8192, 8192, 1.0, 0.0);
-    tc::ExactCheck<std::int8_t, std::int32_t> exact(cublas, p, 97);
-    auto run = [&](auto gemm) {
-      return exact.run([&](const std::int8_t* A, const std::int8_t* B, std::int32_t* C) {
-        tc::launch_gemm_any_size<decltype(gemm)>(8192, 8192, 8192, 1, A, 8192, B, 8192, 0, C, 8192, nullptr);
+    tc::ExactCheck<In, std::int32_t> exact(cublas, p, 97);
+    auto run = [&] {
+      return exact.run([&](const In* A, const In* B, std::int32_t* C) {
+        tc::launch_gemm_any_size<Int8Gemm<P>>(8192, 8192, 8192, 1, A, 8192, B, 8192, 0, C, 8192, nullptr);
       });
     };
-    const tc::CompareResult planted = run(Gemm8<Step5Int8, PlantedTile, tc::S8S32>{});
-    const tc::CompareResult correct = run(Int8Gemm<tc::S8S32>{});
-    INFO("planted: " << planted.summary() << "\ncorrect: " << correct.summary());
+    tc::CompareResult planted;
+    {
+      const PlantedBugScope plant(PlantedBug::ABoxRepeated);
+      planted = run();
+    }
+    const tc::CompareResult correct = run();
+    INFO(P::name << " planted: " << planted.summary() << "\ncorrect: " << correct.summary());
     CHECK_FALSE(planted.passed);
     CHECK(correct.passed);
-  }
-  using PlantedFp8 = Gemm8<Step1Fp8, PlantedTile, tc::E4M3BF16>;
+  };
+  for_each_int8(int8_case);
   {
     // The planted kernel's failures are the test's point: Catch2 must not count them as failures of this test.
     const tc::Fp8Operands<__nv_fp8_e4m3> op =
@@ -266,20 +278,25 @@ TEST_CASE("at 8192^3 the exact checks fail each step with a bug planted in its p
     const tc::DeviceBuffer<__nv_fp8_e4m3> a(op.a), b(op.b);
     tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(8192) * 8192);
     const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
-    auto passes = [&](auto gemm) {
+    auto passes = [&](auto gemm, PlantedBug bug) {
       using G = decltype(gemm);
       TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));
-      launch_fp8_per_tensor<G>(8192, 8192, 8192, 1.0f, a.data(), 8192, op.scale_a, b.data(), 8192, op.scale_b, 0.0f,
-                               c.data(), 8192, nullptr);
+      {
+        const PlantedBugScope plant(bug);
+        launch_fp8_per_tensor<G>(8192, 8192, 8192, 1.0f, a.data(), 8192, op.scale_a, b.data(), 8192, op.scale_b,
+                                 0.0f, c.data(), 8192, nullptr);
+        TC_CHECK(cudaDeviceSynchronize());  // the launch ran with the bug switched on
+      }
       const std::vector<__nv_bfloat16> got = c.download();
       return tc::compare(8192, 8192, 8192, got.data(), 8192, ref, tc::Tolerance::exact_operands<__nv_bfloat16>())
           .passed;
     };
-    CHECK_FALSE(passes(PlantedFp8{}));
-    CHECK(passes(Fp8Gemm<tc::E4M3BF16>{}));
+    CHECK_FALSE(passes(Fp8Gemm<tc::E4M3BF16>{}, PlantedBug::ABoxRepeated));
+    CHECK(passes(Fp8Gemm<tc::E4M3BF16>{}, PlantedBug::None));
+    CHECK_FALSE(passes(PromotedGemm<tc::E4M3BF16>{}, PlantedBug::MiddleSliceTwice));
     // Step 3 with a promotion that skips K group 1 (PlantedBug::PromotionSkipsGroup): every element misses one group.
-    CHECK_FALSE(passes(Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::PromotionSkipsGroup>, tc::E4M3BF16>{}));
-    CHECK(passes(PromotedGemm<tc::E4M3BF16>{}));
+    CHECK_FALSE(passes(PromotedGemm<tc::E4M3BF16>{}, PlantedBug::PromotionSkipsGroup));
+    CHECK(passes(PromotedGemm<tc::E4M3BF16>{}, PlantedBug::None));
   }
 }
 
@@ -401,8 +418,8 @@ TEST_CASE("the block-scaled launcher rejects K off the 128 grid and scale tensor
   }
 }
 
-TEST_CASE("at 8192^3 the exact check fails the block-scaled step with a wrong B block scale, a skipped promotion "
-          "or A's scales applied to the wrong rows, and passes it untouched",
+TEST_CASE("at 8192^3 the exact check fails the block-scaled step with a wrong B block scale, a skipped promotion, "
+          "A's scales applied to the wrong rows or a B slice loaded twice, and passes it untouched",
           "[gpu][gemm][large][mutation]") {
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -411,29 +428,34 @@ TEST_CASE("at 8192^3 the exact check fails the block-scaled step with a wrong B 
   const Fp8DeviceOperands<Fp8> d(op);
   tc::DeviceBuffer<__nv_bfloat16> c(std::size_t(8192) * 8192);
   const tc::GemmReference ref = tc::fp8_reference(cublas, op, 1.0, 0.0, {});
-  auto passes = [&](auto gemm) {
-    using G = decltype(gemm);
+  using tc::test::PlantedBug;
+  auto passes = [&](PlantedBug bug) {
     TC_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));
-    launch_fp8_block_scaled<typename G::Tile, __nv_bfloat16>(8192, 8192, 8192, 1.0f, d.a.data(), 8192, d.sa.data(),
-                                                             op.ld_sa(), d.b.data(), 8192, d.sb.data(), op.ld_sb(),
-                                                             0.0f, c.data(), 8192, nullptr);
+    {
+      const tc::test::PlantedBugScope plant(bug);
+      launch_fp8_block_scaled<Step4Tile, __nv_bfloat16>(8192, 8192, 8192, 1.0f, d.a.data(), 8192, d.sa.data(),
+                                                        op.ld_sa(), d.b.data(), 8192, d.sb.data(), op.ld_sb(), 0.0f,
+                                                        c.data(), 8192, nullptr);
+      TC_CHECK(cudaDeviceSynchronize());  // the launch ran with the bug switched on
+    }
     const std::vector<__nv_bfloat16> got = c.download();
     const tc::CompareResult r =
         tc::compare(8192, 8192, 8192, got.data(), 8192, ref, tc::Tolerance::exact_operands<__nv_bfloat16>());
-    INFO((G::Tile::kPlant == tc::PlantedBug::None ? "untouched: " : "planted: ") << r.summary());
+    INFO((bug == PlantedBug::None ? "untouched: " : "planted: ") << r.summary());
     return r.passed;
   };
-  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::BScaleWrongBlock>{}));
-  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::PromotionSkipsGroup>{}));
-  CHECK_FALSE(passes(BlockGemm<tc::E4M3BF16, tc::PlantedBug::AScaleWrongRow>{}));
-  CHECK(passes(BlockGemm<tc::E4M3BF16>{}));
+  CHECK_FALSE(passes(PlantedBug::BScaleWrongBlock));
+  CHECK_FALSE(passes(PlantedBug::PromotionSkipsGroup));
+  CHECK_FALSE(passes(PlantedBug::AScaleWrongRow));
+  CHECK_FALSE(passes(PlantedBug::MiddleSliceTwice));  // the producer's bug, as in step 3
+  CHECK(passes(PlantedBug::None));
 }
 
-TEST_CASE("the random set's statistical bound holds the promoted step, and fails it without promotion at K = 16384",
+TEST_CASE("the random set's statistical bound holds the promoted step, and fails step 1's unpromoted sum at "
+          "K = 16384",
           "[gpu][gemm][large][mutation]") {
   // At K = 16384 the promoted bound (interval 128) sits sqrt(16384 / 128) = 11 times below the unpromoted one: step 3
-  // must pass it, and step 3 with its promotion planted away (PlantedBug::NoPromotion: the whole sum in the fp8
-  // accumulator) must not. D is fp32: a bf16 D's rounding (u_out RMS(ref)) would outweigh the accumulator's error at
+  // must pass it, and step 1, which keeps the whole sum in the fp8 accumulator (no promotion), must not. D is fp32: a bf16 D's rounding (u_out RMS(ref)) would outweigh the accumulator's error at
   // this K and hide the difference the test is about.
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
@@ -452,8 +474,7 @@ TEST_CASE("the random set's statistical bound holds the promoted step, and fails
     return tc::compare(m, n, k, got.data(), m, ref, tc::fp8_unpromoted_tolerance<float>()).rms_error;
   };
   const double promoted = rms_error(Promoted{});
-  using Unpromoted = Gemm8<Step3Promotion, PromotedTile<4, tc::PlantedBug::NoPromotion>, tc::E4M3F32>;
-  const double unpromoted = rms_error(Unpromoted{});
+  const double unpromoted = rms_error(Fp8Gemm<tc::E4M3F32>{});
   INFO("rms error: promoted " << promoted << ", without promotion " << unpromoted << "; the promoted bound " << bound
                               << " (" << measured_bits() << " bits); the unpromoted one "
                               << tc::fp8_statistical_rms_bound(k, k, measured_bits(), 1.0, tc::fp8_rms_of_products(op),

@@ -39,6 +39,7 @@
 #include "tc/flushed_timing.cuh"
 #include "tc/gemm_driver.hpp"  // tc::Timing
 #include "tc_test/catch.hpp"
+#include "tc_test/planted_bugs.cuh"
 #include "tc_test/gemm.hpp"
 
 TEST_CASE("the full suite is the layers of Llama-3-8B and -70B at seven token counts", "[suite]") {
@@ -233,13 +234,13 @@ TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each wit
   CHECK(p.schedule == "64 x 8 tiles, split-K 2");
 }
 
-// Step 3's kernel with a fixed tile and split count (and a planted bug where asked), as a launcher type.
-template <int BlockN, int Splits, PlantedSplit Plant = PlantedSplit::None>
+// Step 3's kernel with a fixed tile and split count, as a launcher type.
+template <int BlockN, int Splits>
 struct FixedSplit : SuiteStep {
   static constexpr const char* name = "3 split-K, fixed";
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    launch_split_k<BlockN, Splits, Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_split_k<BlockN, Splits>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
 
@@ -288,26 +289,39 @@ TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]")
   check_same_bits_every_run<Step3SplitK>(cublas, p);
 }
 
-// Stream-K at any token count, the planted fixup bug or none, for the checks below.
-template <PlantedFixup Plant>
-struct StreamKAlways : Step4StreamK {
+// The wide tile at one width, as a launcher type for check_launcher (k = 0 goes to step 1, as step 5 sends it).
+template <int Width>
+struct WideAt : SuiteStep {
+  static constexpr const char* name = "5 wide tile";
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    launch_stream_k<Plant>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_wide(Width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
 
-TEST_CASE("the exact check fails a split that drops a K chunk, or a split or a stream-K fixup that adds a partial "
-          "twice, at 16 and 8192 tokens",
-          "[gpu][step3][step4]") {
+// Stream-K at any token count, for the checks below.
+struct StreamKAlways : Step4StreamK {
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
+TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stream-K fixup that adds a partial "
+          "twice, and step 2 or the wide tile loading a K slice twice, at 16 and 8192 tokens",
+          "[gpu][step2][step3][step4][step5]") {
+  using tc::test::PlantedBug;
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   for (int tokens : {16, 8192}) {
     const SuiteShape s{tokens, LinearLayer{"8B", "O", 4096, 4096}};
     const tc::GemmProblem p = s.problem();
     tc::DeviceExactCheck<__nv_bfloat16, __nv_bfloat16> exact(cublas, p, 21);
-    auto verdict = [&](auto launcher) {
+    // The exact check's verdict on `launcher` with `bug` switched on (tc_test/planted_bugs.cuh), or none.
+    auto verdict = [&](auto launcher, PlantedBug bug = PlantedBug::None) {
       using L = decltype(launcher);
+      const tc::test::PlantedBugScope plant(bug);
       return exact.run([&](const __nv_bfloat16* A, const __nv_bfloat16* B, __nv_bfloat16* C) {
         tc::launch_gemm_any_size<L>(p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
       });
@@ -316,17 +330,23 @@ TEST_CASE("the exact check fails a split that drops a K chunk, or a split or a s
     // 16 tokens: the tile step 3 runs there; 8192: the widest tile, 32 of them across the tokens.
     if (tokens == 16) {
       CHECK(verdict(FixedSplit<16, 4>{}).passed);
-      CHECK_FALSE(verdict(FixedSplit<16, 4, PlantedSplit::DropsLastChunk>{}).passed);
-      CHECK_FALSE(verdict(FixedSplit<16, 4, PlantedSplit::AddsPartialTwice>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<16, 4>{}, PlantedBug::SplitDropsLastChunk).passed);
+      CHECK_FALSE(verdict(FixedSplit<16, 4>{}, PlantedBug::SplitAddsPartialTwice).passed);
+      // Step 2's own kernel at 16 tokens (its narrow tile; past 256 tokens it runs step 1).
+      CHECK(verdict(Step2SmallM{}).passed);
+      CHECK_FALSE(verdict(Step2SmallM{}, PlantedBug::MiddleSliceTwice).passed);
     } else {
       CHECK(verdict(FixedSplit<256, 2>{}).passed);
-      CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::DropsLastChunk>{}).passed);
-      CHECK_FALSE(verdict(FixedSplit<256, 2, PlantedSplit::AddsPartialTwice>{}).passed);
+      CHECK_FALSE(verdict(FixedSplit<256, 2>{}, PlantedBug::SplitDropsLastChunk).passed);
+      CHECK_FALSE(verdict(FixedSplit<256, 2>{}, PlantedBug::SplitAddsPartialTwice).passed);
     }
     // Stream-K at either count: 11 or 352 tiles of 64 slices on the persistent grid, some shared by clusters (the
     // host test above).
-    CHECK(verdict(StreamKAlways<PlantedFixup::None>{}).passed);
-    CHECK_FALSE(verdict(StreamKAlways<PlantedFixup::AddsPartialTwice>{}).passed);
+    CHECK(verdict(StreamKAlways{}).passed);
+    CHECK_FALSE(verdict(StreamKAlways{}, PlantedBug::FixupAddsPartialTwice).passed);
+    // The wide tile (step 5's, width 80) at either count.
+    CHECK(verdict(WideAt<80>{}).passed);
+    CHECK_FALSE(verdict(WideAt<80>{}, PlantedBug::MiddleSliceTwice).passed);
   }
 }
 
@@ -665,16 +685,6 @@ TEST_CASE("step 5's model weighs the wide tile from 33 tokens, and picks it wher
   }
 }
 
-// The wide tile at one width, as a launcher type for check_launcher (k = 0 goes to step 1, as step 5 sends it).
-template <int Width>
-struct WideAt : SuiteStep {
-  static constexpr const char* name = "5 wide tile";
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-    launch_wide(Width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  }
-};
 
 TEST_CASE("step 5's wide tile passes both checks at every width, 64 and 128 tokens a tile, ragged edges, every scale",
           "[gpu][gemm][step5]") {
@@ -791,9 +801,9 @@ TEST_CASE("the grouped plan numbers every group's tiles once, skips empty groups
 
 // Step 6 on integer operands in [-1, 1] (every sum exact in fp32, so any order rounds to the same bf16): whether every
 // group's columns of C are bit for bit what cublasGemmEx gives that group alone.
-template <int BlockN, PlantedGroup Plant = PlantedGroup::None>
+template <int BlockN>
 bool grouped_matches_cublas(const tc::CublasHandle& cublas, const std::vector<int>& sizes, int weights, int k,
-                            float beta) {
+                            float beta, tc::test::PlantedBug bug = tc::test::PlantedBug::None) {
   using T = __nv_bfloat16;
   int tokens = 0;
   for (int m : sizes) tokens += m;
@@ -812,9 +822,12 @@ bool grouped_matches_cublas(const tc::CublasHandle& cublas, const std::vector<in
                             want.data() + std::size_t(row0) * weights, weights);
     row0 += sizes[g];
   }
-  launch_grouped<BlockN, Plant>(sizes, weights, k, 1.0f, w.data(), std::max(k, 8), x.data(), std::max(k, 8), beta,
-                                c.data(), weights, nullptr);
-  TC_CHECK(cudaDeviceSynchronize());
+  {
+    const tc::test::PlantedBugScope plant(bug);
+    launch_grouped<BlockN>(sizes, weights, k, 1.0f, w.data(), std::max(k, 8), x.data(), std::max(k, 8), beta,
+                           c.data(), weights, nullptr);
+    TC_CHECK(cudaDeviceSynchronize());
+  }
   const std::vector<T> got = c.download(), expected = want.download();
   return std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0;
 }
@@ -840,7 +853,7 @@ TEST_CASE("the check fails a grouped GEMM whose weights are off by one group, at
     const std::vector<int> sizes = moe::zipf_routing(tokens, 2, 8, 1.2, 2026);
     INFO(2 * tokens << " routed rows");
     CHECK(grouped_matches_cublas<128>(cublas, sizes, 128, 128, 0.0f));
-    CHECK_FALSE(grouped_matches_cublas<128, PlantedGroup::WeightsOffByOneGroup>(cublas, sizes, 128, 128, 0.0f));
+    CHECK_FALSE(grouped_matches_cublas<128>(cublas, sizes, 128, 128, 0.0f, tc::test::PlantedBug::GroupOffByOne));
   }
 }
 
@@ -849,19 +862,18 @@ TEST_CASE("the MoE table's checks pass step 6 and fail weights off by one group,
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
   const tc::CublasHandle cublas;
   const std::vector<int> sizes = moe::zipf_routing(kMoeTokens, kMoeTopK, 8, kMoeZipf, kMoeSeed);  // one group empty
-  auto step6 = [](auto plant) {
-    return [](MoeOperands& o) {
-      launch_grouped<128, decltype(plant)::value>(o.sizes, o.n, o.k, 1.0f, o.w.data(), o.k, o.x.data(), o.k, 0.0f,
-                                                  o.y.data(), o.n, nullptr);
+  auto step6 = [](tc::test::PlantedBug bug) {
+    return [bug](MoeOperands& o) {
+      const tc::test::PlantedBugScope plant(bug);
+      launch_grouped<128>(o.sizes, o.n, o.k, 1.0f, o.w.data(), o.k, o.x.data(), o.k, 0.0f, o.y.data(), o.n, nullptr);
+      TC_CHECK(cudaDeviceSynchronize());  // the launch ran with the bug switched on
     };
   };
-  using Good = std::integral_constant<PlantedGroup, PlantedGroup::None>;
-  using OffByOne = std::integral_constant<PlantedGroup, PlantedGroup::WeightsOffByOneGroup>;
   for (bool exact : {true, false}) {  // the table's two sets: integers in [-1, 1] exactly, reals within bounds
     INFO((exact ? "integer operands" : "random operands"));
     MoeOperands good(sizes, 128, 256, 5, exact ? 1 : 0), bad(sizes, 128, 256, 5, exact ? 1 : 0);
-    CHECK(check_moe_groups(cublas, good, exact, step6(Good{})).passed);
-    const MoeCheck planted = check_moe_groups(cublas, bad, exact, step6(OffByOne{}));
+    CHECK(check_moe_groups(cublas, good, exact, step6(tc::test::PlantedBug::None)).passed);
+    const MoeCheck planted = check_moe_groups(cublas, bad, exact, step6(tc::test::PlantedBug::GroupOffByOne));
     CHECK_FALSE(planted.passed);
     CHECK(planted.worst_group >= 0);
   }

@@ -16,6 +16,7 @@
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/layouts/tile_order.hpp"
 #include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
 #include "tc/persistent_grid.cuh"
 #include "tc/ws_tile.cuh"
 
@@ -58,11 +59,13 @@ __device__ inline void ws_load_tiles(const WsSmem<Tile>& smem, const CUtensorMap
         tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
                                                      &map_a, s * kSliceK, tc::a_box_row<Tile>(tile.row, r),
                                                      &smem.full[slot.stage]);
-      // This block's part of B, into every block of the cluster.
+      // This block's part of B, into every block of the cluster. (B's slice is a mutation point, as A's box index in
+      // tc::a_box_row: a test loads the middle slice's neighbour, tc_test/planted_bugs.cuh.)
       const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
-      tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
-          smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * kSliceK, tile.col + part, &smem.full[slot.stage],
-          tc::cluster_multicast_mask(kCluster));
+      const int b_k = tc::mutation_point(tc::MutationSite::KSlice, s, slices) * kSliceK;
+      tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, b_k,
+                                                             tile.col + part, &smem.full[slot.stage],
+                                                             tc::cluster_multicast_mask(kCluster));
       extra(slot.stage, s, tile, &smem.full[slot.stage]);
     }
   };

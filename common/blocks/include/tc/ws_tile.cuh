@@ -12,6 +12,7 @@
 #pragma once
 
 #include "tc/dynamic_smem.hpp"
+#include "tc/mutation_point.cuh"
 #include "tc/wgmma_slice.cuh"
 
 #include <cuda.h>
@@ -21,14 +22,6 @@
 
 namespace tc {
 
-// A bug planted on purpose in the kernel's own code when its tile names it: for the tests that prove the exact check
-// catches a bug in the kernel itself at 8192^3 ("... a bug planted in its producer ..."). Every kernel a chapter runs
-// has PlantedBug::None, which compiles to the code as written. ABoxRepeated: the producer loads one box of A twice
-// (chapter 08's step 5, chapter 09); PromotionSkipsGroup: a promoted kernel never adds K group 1; BScaleWrongBlock:
-// the block-scaled kernel scales B's block (0, 1) twice; AScaleWrongRow: it takes each row's scale from its neighbour;
-// NoPromotion: the promoted kernel keeps the whole sum in the fp8 accumulator instead (chapter 09).
-enum class PlantedBug { None, ABoxRepeated, PromotionSkipsGroup, BScaleWrongBlock, AScaleWrongRow, NoPromotion };
-
 // [doc:tile]
 // The block tile: BlockM x 256 of C per block, K in slices of 128 bytes (BlockK: 64 16-bit elements; an 8-bit
 // kernel's slice is tc::kSliceElements of its input), Stages slices in flight, ClusterM blocks per cluster
@@ -36,11 +29,9 @@ enum class PlantedBug { None, ABoxRepeated, PromotionSkipsGroup, BScaleWrongBloc
 // rows at a time, so a 128-row tile is split between the consumers along M (64 rows each, one m64n256k16
 // accumulator). A taller tile (BlockM 192, chapter 08's step 5) is split along N instead (all rows x 128 columns
 // each: three m64n128k16 accumulators), and with ShortM < BlockM a row of tiles is BlockM or ShortM high
-// (tc::HeightPlan); a stage holds the taller. Plant: tests only (above).
-template <int Stages_, int ClusterM_ = 1, int EpilogueBytes_ = 0, int BlockM_ = 128, int ShortM_ = BlockM_,
-          PlantedBug Plant_ = PlantedBug::None>
+// (tc::HeightPlan); a stage holds the taller.
+template <int Stages_, int ClusterM_ = 1, int EpilogueBytes_ = 0, int BlockM_ = 128, int ShortM_ = BlockM_>
 struct WsTile {
-  static constexpr PlantedBug kPlant = Plant_;
   static constexpr int BlockM = BlockM_, BlockN = 256, BlockK = kSliceK, Stages = Stages_, ClusterM = ClusterM_;
   static constexpr int ShortM = ShortM_;
   static constexpr int kConsumers = 2;                     // warpgroups 1 and 2
@@ -86,14 +77,11 @@ struct WsTile {
 
 __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-// The row of A, in elements, at which the producer asks TMA for box r of a tile whose first row is tile_row. With
-// PlantedBug::ABoxRepeated box 1 asks for box 0's rows again: rows kABoxRows.. of the tile get box 0's products.
+// The row of A, in elements, at which the producer asks TMA for box r of a tile whose first row is tile_row. (The
+// box index is a mutation point: a test loads box 1 from box 0's rows, tc_test/planted_bugs.cuh.)
 template <typename Tile>
 __device__ __forceinline__ int a_box_row(int tile_row, int r) {
-  if constexpr (Tile::kPlant == PlantedBug::ABoxRepeated) {
-    if (r == 1) return tile_row;
-  }
-  return tile_row + r * Tile::kABoxRows;
+  return tile_row + mutation_point(MutationSite::ABox, r) * Tile::kABoxRows;
 }
 
 // The carve-up of the dynamic shared memory: the stages (A then B), the epilogue's staging, then the barriers.

@@ -113,23 +113,4 @@ void check_mutations_fail(const CublasHandle& cublas, int s, std::uint64_t seed,
   }
 }
 
-// A bug planted in a kernel's own code (chapters 07 and 08: a tile's PlantedBug) at s^3: the exact check must fail
-// Planted and pass Correct, both tc/padded_gemm.hpp kernel types of one precision (fp32 C), on the same integer
-// operands (A row-major, B column-major, lda = ldb = ldc = s; alpha 1, beta 0). Catch2 CHECKs record both verdicts.
-template <typename Planted, typename Correct>
-void check_planted_bug_fails(const CublasHandle& cublas, int s, std::uint64_t seed) {
-  using In = typename Correct::Precision::Input;
-  const GemmProblem p = GemmProblem::tight(Op::T, Op::N, s, s, s, 1.0, 0.0);
-  ExactCheck<In, float> exact(cublas, p, seed);
-  auto run = [&](auto kernel) {
-    return exact.run([&](const In* A, const In* B, float* C) {
-      launch_gemm_any_size<decltype(kernel)>(s, s, s, 1.0f, A, s, B, s, 0.0f, C, s, nullptr);
-    });
-  };
-  const CompareResult planted = run(Planted{}), correct = run(Correct{});
-  INFO("planted: " << planted.summary() << "\ncorrect: " << correct.summary());
-  CHECK_FALSE(planted.passed);
-  CHECK(correct.passed);
-}
-
 }  // namespace tc::test
