@@ -5,7 +5,8 @@
 //     tc::mn_major_tile_descriptor, across two panels (LBO) and two 8-k groups (SBO);
 //   - TMA of rank 3 and 4: a box of a [batch, seqlen, heads, head_dim] tensor read in place.
 // Each probe reads its result back through coordinates the host decodes, and each runs once more with a bug planted on
-// purpose (a wrong A map, the two offsets swapped, the wrong head), which must be seen.
+// purpose (a wrong A map, the two offsets swapped, the wrong head), which must be seen. Host: the probes' premises
+// (every value exact in f16 and naming one place; the TMA map within the driver's rules).
 #include "tc/device_buffer.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
@@ -17,6 +18,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 namespace {
@@ -221,6 +223,48 @@ int tma_rank_probe(int rank, int first_key, int head, int batch, int probe_head)
 }
 
 }  // namespace
+
+TEST_CASE("the probes' values are exact in f16 and tell every place apart, and their TMA map is valid",
+          "[hopper][probe]") {
+  // The probes decode places from values: each must survive f16 (integers up to 2048 do) and name one place.
+  auto exact = [](float v) { return __half2float(__float2half(v)) == v; };
+  std::set<float> rs, mn;
+  bool all_exact = true;
+  for (int row = 0; row < 64; ++row)
+    for (int k = 0; k < 16; ++k) {
+      all_exact &= exact(float(16 * row + k));
+      rs.insert(float(16 * row + k));
+    }
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 128; ++n) {
+      all_exact &= exact(128.0f * k + n);
+      mn.insert(128.0f * k + n);
+    }
+  // The tensor's values repeat every 2039 elements; what the probe needs is that the wrong head's box differs from the
+  // right one's at every element, and that every value is exact.
+  int same_as_wrong_head = 0;
+  for (int b = 0; b < kBatch; ++b)
+    for (int h = 0; h < kHeads; ++h)
+      for (int s = 0; s < kSeq; ++s)
+        for (int d = 0; d < kDim; ++d) {
+          all_exact &= exact(tensor_value(b, s, h, d));
+          same_as_wrong_head += h > 0 && tensor_value(b, s, h, d) == tensor_value(b, s, h - 1, d);
+        }
+  CHECK(all_exact);
+  CHECK(rs.size() == 64 * 16);
+  CHECK(mn.size() == 16 * 128);
+  CHECK(same_as_wrong_head == 0);
+  // The map the TMA probe makes, on an aligned stand-in address: within every rule of cuTensorMapEncodeTiled.
+  alignas(16) static unsigned char stand_in[16];
+  tc::TmaTensor t;
+  t.base = stand_in;
+  t.rank = 4;
+  t.dims = {kDim, kSeq, kHeads, kBatch};
+  t.strides_bytes = {std::uint64_t(kHeads) * kDim * 2, std::uint64_t(kDim) * 2,
+                     std::uint64_t(kSeq) * kHeads * kDim * 2};
+  t.box = {kDim, kBoxKeys, 1, 1};
+  CHECK_FALSE(tc::tma_problem(t));
+}
 
 TEST_CASE("wgmma RS form: A from registers lands where wgmma_m64nNk16_a_coord says", "[gpu][probe]") {
   tc::test::require_exact_gpu(90);
