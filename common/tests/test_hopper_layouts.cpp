@@ -16,6 +16,18 @@
 
 namespace {
 constexpr tc::Swizzle kModes[] = {tc::Swizzle::B32, tc::Swizzle::B64, tc::Swizzle::B128};
+
+// The one-line problem that `rule` (tc::tma_2d_problem or tc::tma_problem) finds in `good` after `edit`; the test fails
+// if it finds none, or one of more than one line.
+template <typename Map, typename Rule, typename Edit>
+std::string tma_problem_after(const Map& good, Rule rule, Edit edit) {
+  Map t = good;
+  edit(t);
+  const auto p = rule(t);
+  REQUIRE(p);
+  CHECK(p->find('\n') == std::string::npos);
+  return *p;
+}
 }
 
 TEST_CASE("each swizzle mode is a bijection within its atom, its own inverse, and repeats every atom", "[hopper]") {
@@ -194,14 +206,7 @@ TEST_CASE("the TMA map's rules, each with its one-line error", "[hopper][tma]") 
   alignas(16) static unsigned char buffer[64];
   const tc::Tma2d good{buffer, 2, 8192, 8192, 8192 * 2, 64, 128, tc::Swizzle::B128};
   CHECK_FALSE(tc::tma_2d_problem(good));
-  auto problem = [&](auto edit) {
-    tc::Tma2d t = good;
-    edit(t);
-    const auto p = tc::tma_2d_problem(t);
-    REQUIRE(p);
-    CHECK(p->find('\n') == std::string::npos);
-    return *p;
-  };
+  auto problem = [&](auto edit) { return tma_problem_after(good, tc::tma_2d_problem, edit); };
   CHECK(problem([](tc::Tma2d& t) { t.box_rows = 257; }) == "TMA box rows is 257 elements; it must be 1..256");
   CHECK(problem([](tc::Tma2d& t) { t.box_inner = 0; }) == "TMA box inner dimension is 0 elements; it must be 1..256");
   CHECK(problem([](tc::Tma2d& t) { t.box_inner = 12; }) ==
@@ -312,14 +317,7 @@ TEST_CASE("TMA maps of rank 3 and 4: the rules per dimension, each with its one-
   tc::TmaTensor rank3 = good;
   rank3.rank = 3;
   CHECK_FALSE(tc::tma_problem(rank3));
-  auto problem = [&](auto change) {
-    tc::TmaTensor t = good;
-    change(t);
-    const auto p = tc::tma_problem(t);
-    REQUIRE(p);
-    CHECK(p->find('\n') == std::string::npos);
-    return *p;
-  };
+  auto problem = [&](auto edit) { return tma_problem_after(good, tc::tma_problem, edit); };
   CHECK(problem([](tc::TmaTensor& t) { t.rank = 6; }) == "TMA rank is 6; it must be 1..5");
   CHECK(problem([](tc::TmaTensor& t) { t.rank = 0; }) == "TMA rank is 0; it must be 1..5");
   CHECK(problem([](tc::TmaTensor& t) { t.box[2] = 0; }) == "TMA box dimension 2 is 0 elements; it must be 1..256");
