@@ -27,6 +27,7 @@
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
+#include "tc/ws_pipeline.cuh"
 #include "tc/ws_producer.cuh"
 #include "tc/ws_tile.cuh"
 
@@ -68,16 +69,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
-      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
-    }
-    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit and to the peers' remote arrivals
-  }
-  // No thread waits on a barrier before it exists, and no peer multicasts into this block or arrives on its barriers
-  // before they exist either: the cluster barrier orders the peers' first use after the init.
-  tc::cluster_sync();
+  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
+  tc::ws_cluster_start();
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
@@ -86,39 +79,28 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
-    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
-    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and every rank's "empty"
-    // barriers (barriers are 8 bytes apart).
+    // Stage 0's descriptors, computed once (a stage's are kStageBytes further: tc::advance_wgmma_descriptor).
     // This consumer's part of the tile: its 64 rows of A (its A box), and all of B.
     const int row0 = consumer * Tile::kConsumerRows;
     const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)) + row0 * Tile::kRowBytes, 0);
     const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
-    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
-    std::uint32_t empty_first[kCluster];
-#pragma unroll
-    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
-    auto release = [&](int stage) {  // to this block's producer and to every peer's
-#pragma unroll
-      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
-    };
+    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
     // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
     int it = 0;
     for (int t = first; t < plan.count(); t += stride) {
       constexpr int RB = Tile::kRowBlocks;  // 64-row accumulators a consumer holds: one (mma_slice_row_blocks)
       tc::wgmma_accumulator_t<Input> acc[RB][Tile::kConsumerCols / 2] = {};  // fp32 for fp8, s32 for s8 and u8
       for (int s = 0; s < slices; ++s, ++it) {
-        const tc::RingSlot slot = tc::ring_slot(it, S);
-        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const tc::RingSlot slot = ring.wait(it);
         const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
         const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
         tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
-        if (s > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+        if (s > 0) ring.release(tc::ring_slot(it - 1, S).stage);
       }
       tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
-      if (slices > 0 && leader) release(tc::ring_slot(it - 1, S).stage);
+      if (slices > 0) ring.release(tc::ring_slot(it - 1, S).stage);
       const tc::PlannedTile tile = tile_at(t);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
@@ -127,10 +109,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     }
     Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
   }
-  // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
-  // consumers have made their last release (their arrivals precede the barrier).
-  __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
-  tc::cluster_sync();
+  tc::ws_cluster_finish();  // no block leaves while a peer can still multicast into it or arrive on its barriers
 }
 // [/doc:step1_kernel]
 

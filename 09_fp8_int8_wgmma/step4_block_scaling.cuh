@@ -20,6 +20,7 @@
 #include "tc/reference.hpp"  // tc::validate_gemm_arguments
 #include "tc/tile_contract.hpp"
 #include "tc/tma.hpp"
+#include "tc/ws_pipeline.cuh"
 
 #include <cuda_runtime.h>
 
@@ -69,16 +70,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
   const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
   auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&smem.full[i], 1);  // the producer's arrival, plus every part's bytes
-      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
-    }
-    tc::fence_mbarrier_init_release_cluster();  // visible to the TMA unit and to the peers' remote arrivals
-  }
-  // No thread waits on a barrier before it exists, and no peer multicasts into this block or arrives on its barriers
-  // before they exist either: the cluster barrier orders the peers' first use after the init.
-  tc::cluster_sync();
+  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
+  tc::ws_cluster_start();
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
@@ -88,22 +81,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1;
-    const bool leader = threadIdx.x % 128 == 0;  // one thread per warpgroup releases its stages
-    // What the slice loop would otherwise recompute every slice, computed once: stage 0's descriptors (a stage's are
-    // kStageBytes further: tc::advance_wgmma_descriptor), the "full" barriers' address, and every rank's "empty"
-    // barriers (barriers are 8 bytes apart).
+    // Stage 0's descriptors, computed once (a stage's are kStageBytes further: tc::advance_wgmma_descriptor).
     // This consumer's part of the tile: all the rows of A, and its half of B.
     const int col0 = consumer * Tile::kConsumerCols;
     const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
     const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
-    std::uint32_t empty_first[kCluster];
-#pragma unroll
-    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
-    auto release = [&](int stage) {  // to this block's producer and to every peer's
-#pragma unroll
-      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
-    };
+    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
     // The two rows of each 64-row block this thread's registers hold (tc::wgmma_m64nNk16_d_coord): registers i with
     // (i / 2) % 2 == 0 are row `lo`, the others row lo + 8.
     const int lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
@@ -112,7 +95,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     // staged in the tile's last stage, which is released during the next tile's first slice, once the TMA stores have
     // read it.
     int it = 0;
-    int held = -1;  // the stage this consumer's last epilogue staged C in and has not released yet; -1: none
+    tc::WsHeldStage held;  // the stage this consumer's last epilogue staged C in
     for (int t = first; t < plan.count(); t += stride) {
       float acc[RB][N / 2] = {};  // fp32: the promoted sums
       float part[N / 2] = {};     // one row block's sum over one slice, in the fp8 accumulator
@@ -120,12 +103,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       const int block_col = tile.col + col0;  // this consumer's 128 columns: one B scale block, or none past N
       const float* const sb_block = block_col < n ? sb + std::size_t(block_col / tc::kScaleBlockK) * ld_sb : nullptr;
       for (int s = 0; s < slices; ++s, ++it) {
-        const tc::RingSlot slot = tc::ring_slot(it, S);
         // Issued before the wait hides its latency. (A mutation point: a test doubles a block's scale, or zeroes a
         // slice's as a skipped promotion would.)
         const float b_loaded = sb_block != nullptr ? __ldg(sb_block + s) : 0.0f;
         const float b_scale = tc::mutation_point(tc::MutationSite::BScale, b_loaded, s, block_col);
-        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const tc::RingSlot slot = ring.wait(it);
         const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
         const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
@@ -143,23 +125,15 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         }
         // Every row block has read the stage, scales included: release it, but for the tile's last, where the
         // epilogue stages C.
-        if (s + 1 < slices && leader) release(slot.stage);
-        if (s == 0 && held >= 0) {
-          // The previous tile's staging stage goes back once the TMA stores have read it (the leader issued them
-          // all, so its wait covers them). Here, a slice into the next tile, the stores have drained meanwhile.
-          if (leader) {
-            tc::cp_async_bulk_wait_group_read<0>();
-            release(held);
-          }
-          held = -1;
-        }
+        if (s + 1 < slices) ring.release(slot.stage);
+        if (s == 0) held.give_back(ring);  // the previous tile's staging, a slice into this one (tc::WsHeldStage)
       }
       // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
       // any stage is free).
       unsigned char* staging = smem.b(0);
       if (slices > 0) {
-        held = tc::ring_slot(it - 1, S).stage;
-        staging = smem.b(held);
+        held.hold(tc::ring_slot(it - 1, S).stage);
+        staging = smem.b(held.stage);
       }
 #pragma unroll
       for (int r = 0; r < RB; ++r)
@@ -168,11 +142,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     }
     Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
   }
-  // A block leaves only when no peer can still multicast into it or arrive on its barriers: after every peer's
-  // consumers have made their last release (their arrivals precede the barrier; the last staging stage is never
-  // released, as no load waits for it).
-  __syncwarp();  // warp 0 reconverges after thread 0's loop: barrier.cluster is .aligned
-  tc::cluster_sync();
+  tc::ws_cluster_finish();  // no block leaves while a peer can still multicast into it or arrive on its barriers
 }
 // [/doc:step4_kernel]
 

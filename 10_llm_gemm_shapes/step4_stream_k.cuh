@@ -33,6 +33,7 @@
 #include "tc/taller_tile_gemm.cuh"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
+#include "tc/ws_pipeline.cuh"
 #include "tc/ws_tile.cuh"
 
 #include <cuda.h>
@@ -50,38 +51,17 @@ template <typename Tile>
 inline constexpr int kPartialFloats = Tile::kAccumulators * 256;
 
 // [doc:stream_k_producer]
-// The producer over this cluster's range: per span, the tile's A boxes and this block's part of B, multicast, for
-// slices [first, last) of K. As tc::ws_load_tiles, but over spans of tiles instead of whole ones.
+// The producer over this cluster's range: per span, slices [first, last) of its tile, loaded as chapter 08's producer
+// loads a whole tile's (tc::ws_load_slices).
 template <typename Tile>
 __device__ inline void load_range(const tc::WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
                                   const tc::HeightPlan& plan, int rank, const stream_k::Plan& sk, int cluster) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM;
   int it = 0;  // slices this block has loaded: the ring's counter
-  auto load_span = [&](const tc::PlannedTile& tile, const stream_k::Span& span, auto a_boxes) {
-    constexpr int kABytes = decltype(a_boxes)::value * Tile::kABoxRows * Tile::kRowBytes;
-    for (int s = span.first; s < span.last; ++s, ++it) {
-      const tc::RingSlot slot = tc::ring_slot(it, S);
-      tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
-      tc::mbarrier_arrive_expect_tx(&smem.full[slot.stage], tc::cluster_full_bytes(kABytes, Tile::kSliceBBytes));
-#pragma unroll
-      for (int r = 0; r < decltype(a_boxes)::value; ++r)
-        tc::cp_async_bulk_tensor_2d_global_to_shared(smem.a(slot.stage) + r * Tile::kABoxRows * Tile::kRowBytes,
-                                                     &map_a, s * tc::kSliceK, tc::a_box_row<Tile>(tile.row, r),
-                                                     &smem.full[slot.stage]);
-      const int part = tc::cluster_b_part_first_row(rank, Tile::BlockN, kCluster);
-      tc::cp_async_bulk_tensor_2d_global_to_shared_multicast(
-          smem.b(slot.stage) + part * Tile::kRowBytes, &map_b, s * tc::kSliceK, tile.col + part,
-          &smem.full[slot.stage], tc::cluster_multicast_mask(kCluster));
-    }
-  };
   for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
     const stream_k::Span span = stream_k::span_at(sk, cluster, at);
     at += span.last - span.first;
     const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
-    if (tile.height == Tile::ShortM)
-      load_span(tile, span, std::integral_constant<int, Tile::ShortM / Tile::kABoxRows>{});
-    else
-      load_span(tile, span, std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
+    tc::ws_load_slices<Tile, __nv_bfloat16>(smem, map_a, map_b, tile, rank, span.first, span.last, sk.slices, it);
   }
 }
 // [/doc:stream_k_producer]
@@ -108,14 +88,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
   const int warpgroup = tc::warpgroup_index(), rank = tc::cluster_ctarank(), cluster = blockIdx.x / kCluster;
-  if (threadIdx.x == 0) {
-    for (int i = 0; i < S; ++i) {
-      tc::mbarrier_init(&smem.full[i], 1);
-      tc::mbarrier_init(&smem.empty[i], tc::cluster_empty_arrivals(Tile::kConsumers, kCluster));
-    }
-    tc::fence_mbarrier_init_release_cluster();
-  }
-  tc::cluster_sync();  // as chapter 08: no peer multicasts into this block before its barriers exist
+  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // as chapter 08 (tc/ws_pipeline.cuh)
+  tc::ws_cluster_start();
 
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
@@ -123,27 +97,19 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
     const int consumer = warpgroup - 1, thread = threadIdx.x - 128;  // thread: 0-255 over both consumers
-    const bool leader = threadIdx.x % 128 == 0;
     const int col0 = consumer * Tile::kConsumerCols;
     const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
     const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    const std::uint32_t full_first = tc::shared_address(&smem.full[0]);
-    std::uint32_t empty_first[kCluster];
-#pragma unroll
-    for (int r = 0; r < kCluster; ++r) empty_first[r] = tc::mapa_shared_cluster(&smem.empty[0], r);
-    auto release = [&](int stage) {
-#pragma unroll
-      for (int r = 0; r < kCluster; ++r) tc::mbarrier_arrive_cluster(empty_first[r] + 8u * stage);
-    };
-    int it = 0, held = -1;  // as chapter 08's kernel: the ring's counter, and the stage an epilogue still holds
+    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
+    int it = 0;  // as chapter 08's kernel: the ring's counter,
+    tc::WsHeldStage held;  // and the stage an epilogue still holds
     for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
       const stream_k::Span span = stream_k::span_at(sk, cluster, at);
       at += span.last - span.first;
       const bool tall = span.tile < plan.tall_count();
       float acc[RB][kCols] = {};
       for (int s = span.first; s < span.last; ++s, ++it) {  // chapter 08's slice loop, over the span
-        const tc::RingSlot slot = tc::ring_slot(it, S);
-        tc::mbarrier_wait_parity_at(full_first + 8u * slot.stage, slot.parity);
+        const tc::RingSlot slot = ring.wait(it);
         const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
         const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
         const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
@@ -153,17 +119,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         else
           tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, __nv_bfloat16>(acc, a, b);
         tc::wgmma_wait_group<1>();
-        if (s > span.first && leader) release(tc::ring_slot(it - 1, S).stage);
-        if (s == span.first && held >= 0) {
-          if (leader) {
-            tc::cp_async_bulk_wait_group_read<0>();
-            release(held);
-          }
-          held = -1;
-        }
+        if (s > span.first) ring.release(tc::ring_slot(it - 1, S).stage);
+        if (s == span.first) held.give_back(ring);
       }
       tc::wgmma_wait_group<0>();
-      held = tc::ring_slot(it - 1, S).stage;  // a span has a slice at least; released during the next span
+      held.hold(tc::ring_slot(it - 1, S).stage);  // a span has a slice at least; released during the next span
 
       // [doc:fixup_writer]
       if (!span.starts_tile()) {
@@ -208,7 +168,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       }
       // [/doc:fixup_owner]
       const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
-      unsigned char* const staging = smem.b(held);  // as chapter 08: this consumer's half of B in the last stage
+      unsigned char* const staging = smem.b(held.stage);  // as chapter 08: this consumer's half of B in the last stage
 #pragma unroll
       for (int r = 0; r < RB; ++r)
         if (r < kShort || tall)
@@ -217,8 +177,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     }
     Epilogue::finish(out, consumer);
   }
-  __syncwarp();
-  tc::cluster_sync();  // as chapter 08: no block leaves while a peer can still multicast into it
+  tc::ws_cluster_finish();  // as chapter 08: no block leaves while a peer can still multicast into it
 }
 // [/doc:stream_k_kernel]
 

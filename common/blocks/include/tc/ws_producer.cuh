@@ -34,21 +34,22 @@ struct NoExtraLoads {
 };
 
 // [doc:producer]
-// Loads this block's tiles first, first + stride, ... of `plan` (cluster tiles in grouped order), every slice of K.
+// Loads slices [s_first, s_last) of K (of `slices` in all) of one planned tile into the ring, `it` counting the slices
+// this block has loaded over all its tiles (the ring's counter, advanced here): per slice it waits until the stage is
+// free, announces the bytes, and issues this block's A boxes, its part of B (multicast to the cluster) and extra's.
 // Extra: a callable extra(stage, slice, tile, full) that issues Extra::kBytes more of TMA loads onto barrier `full`
 // (chapter 09's block scales); NoExtraLoads for none.
 template <typename Tile, typename Input, typename Extra = NoExtraLoads>
-__device__ inline void ws_load_tiles(const WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                     const HeightPlan& plan, int rank, int first, int stride, int slices,
-                                     const Extra& extra = {}) {
+__device__ inline void ws_load_slices(const WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                      const PlannedTile& tile, int rank, int s_first, int s_last, int slices, int& it,
+                                      const Extra& extra = {}) {
   constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
-  int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
-  // One tile's slices: `a_boxes` boxes of A (for chapter 08's step 5, three 64-row boxes for a tall tile and two for a
-  // short one: a compile-time count, as a runtime loop's addresses took the producer past its 24 registers) and this
-  // block's part of B.
-  auto load_tile = [&](const tc::PlannedTile& tile, auto a_boxes) {
+  // `a_boxes` boxes of A (for chapter 08's step 5, three 64-row boxes for a tall tile and two for a short one: a
+  // compile-time count, as a runtime loop's addresses took the producer past its 24 registers) and this block's part
+  // of B.
+  auto load = [&](auto a_boxes) {
     constexpr int kABytes = decltype(a_boxes)::value * Tile::kABoxRows * Tile::kRowBytes;
-    for (int s = 0; s < slices; ++s, ++it) {
+    for (int s = s_first; s < s_last; ++s, ++it) {
       const tc::RingSlot slot = tc::ring_slot(it, S);
       tc::mbarrier_wait_parity(&smem.empty[slot.stage], tc::ring_empty_wait_parity(it, S));
       // This block's A boxes and all of B, whoever loads each part (tc/layouts/cluster.hpp), and the extra loads.
@@ -69,12 +70,21 @@ __device__ inline void ws_load_tiles(const WsSmem<Tile>& smem, const CUtensorMap
       extra(slot.stage, s, tile, &smem.full[slot.stage]);
     }
   };
+  if (tile.height == Tile::ShortM)  // a short tile has fewer rows of A
+    load(std::integral_constant<int, Tile::ShortM / Tile::kABoxRows>{});
+  else
+    load(std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
+}
+
+// Loads this block's tiles first, first + stride, ... of `plan` (cluster tiles in grouped order), every slice of K.
+template <typename Tile, typename Input, typename Extra = NoExtraLoads>
+__device__ inline void ws_load_tiles(const WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                     const HeightPlan& plan, int rank, int first, int stride, int slices,
+                                     const Extra& extra = {}) {
+  int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
   for (int t = first; t < plan.count(); t += stride) {
     const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t);
-    if (tile.height == Tile::ShortM)  // a short tile has fewer rows of A
-      load_tile(tile, std::integral_constant<int, Tile::ShortM / Tile::kABoxRows>{});
-    else
-      load_tile(tile, std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
+    ws_load_slices<Tile, Input>(smem, map_a, map_b, tile, rank, 0, slices, slices, it, extra);
   }
 }
 // [/doc:producer]
