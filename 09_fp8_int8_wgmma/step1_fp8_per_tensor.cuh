@@ -27,8 +27,7 @@
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
-#include "tc/ws_pipeline.cuh"
-#include "tc/ws_producer.cuh"
+#include "tc/ws_block.cuh"
 #include "tc/ws_tile.cuh"
 
 #include <cuda.h>
@@ -61,55 +60,36 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     wide_tile_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                           int n, int k, typename Epilogue::Scalar alpha, typename Epilogue::Scalar beta,
                           const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
-  static_assert(kCluster == 2, "as chapter 08's step 3: the 2-block cluster");
+  constexpr int S = Tile::Stages;
+  static_assert(Tile::ClusterM == 2, "as chapter 08's step 3: the 2-block cluster");
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
-  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
-  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
-  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
-  tc::ws_cluster_start();
-
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
-    if (threadIdx.x == 0)
-      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices);  // tc/ws_producer.cuh
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    // Stage 0's descriptors, computed once (a stage's are kStageBytes further: tc::advance_wgmma_descriptor).
-    // This consumer's part of the tile: its 64 rows of A (its A box), and all of B.
-    const int row0 = consumer * Tile::kConsumerRows;
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)) + row0 * Tile::kRowBytes, 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)), 0);
-    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
-    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
+  // Chapter 08's skeleton (tc/ws_block.cuh): the ring's set-up, the producer, the cluster exit; this kernel is its
+  // consumers, each with its 64 rows of A (its A box) and all of B in a stage.
+  tc::ws_gemm_block<Tile, Input>(smem, map_a, map_b, plan, k, [&](const tc::WsConsumer<Tile>& c) {
+    const int row0 = c.index * Tile::kConsumerRows;
+    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's
+    // tiles.
     int it = 0;
-    for (int t = first; t < plan.count(); t += stride) {
+    for (int t = c.walk.first; t < plan.count(); t += c.walk.stride) {
       constexpr int RB = Tile::kRowBlocks;  // 64-row accumulators a consumer holds: one (mma_slice_row_blocks)
       tc::wgmma_accumulator_t<Input> acc[RB][Tile::kConsumerCols / 2] = {};  // fp32 for fp8, s32 for s8 and u8
-      for (int s = 0; s < slices; ++s, ++it) {
-        const tc::RingSlot slot = ring.wait(it);
-        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
-        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
-        tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
+      for (int s = 0; s < c.walk.slices; ++s, ++it) {
+        const int stage = c.ring.wait(it).stage;
+        tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, c.operands.a(stage), c.operands.b(stage));
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
-        if (s > 0) ring.release(tc::ring_slot(it - 1, S).stage);
+        if (s > 0) c.ring.release(tc::ring_slot(it - 1, S).stage);
       }
       tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
-      if (slices > 0) ring.release(tc::ring_slot(it - 1, S).stage);
-      const tc::PlannedTile tile = tile_at(t);
+      if (c.walk.slices > 0) c.ring.release(tc::ring_slot(it - 1, S).stage);
+      const tc::PlannedTile tile = c.walk.tile(plan, t);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
-        Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + row0 + 64 * r, tile.col, alpha,
-                                                      beta, consumer, smem.epilogue, r);
+        Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + row0 + 64 * r, tile.col,
+                                                      alpha, beta, c.index, smem.epilogue, r);
     }
-    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
-  }
-  tc::ws_cluster_finish();  // no block leaves while a peer can still multicast into it or arrive on its barriers
+    Epilogue::finish(out, c.index);  // its last TMA stores have read the staging
+  });
 }
 // [/doc:step1_kernel]
 

@@ -26,8 +26,7 @@
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
-#include "tc/ws_pipeline.cuh"
-#include "tc/ws_producer.cuh"
+#include "tc/ws_block.cuh"
 #include "tc/ws_tile.cuh"
 
 #include <cuda.h>
@@ -68,6 +67,23 @@ __device__ inline void mma_slice_fresh(float (&d)[N / 2], std::uint64_t a_first,
 }
 // [/doc:fresh]
 
+// [doc:promoted_epilogue]
+// Steps 3's and 4's epilogue: consumer c's RB row blocks of promoted sums (all the tile's rows by its N columns) into
+// C at `tile`, with Epilogue (tc::TmaStoreEpilogue), staged in c's half of B in the tile's last stage (slice it - 1),
+// which `held` keeps until the TMA stores have read it. Preconditions: the tile's wgmmas have all completed.
+template <typename Tile, typename Epilogue, int RB, int N>
+__device__ inline void store_promoted(const tc::WsConsumer<Tile>& c, const tc::WsSmem<Tile>& smem,
+                                      tc::WsHeldStage& held, int it, const typename Epilogue::Params& out,
+                                      const float (&acc)[RB][N / 2], int m, int n, const tc::PlannedTile& tile,
+                                      float alpha, float beta) {
+  unsigned char* const staging = smem.b(held.hold_last(it, c.walk.slices, Tile::Stages));
+#pragma unroll
+  for (int r = 0; r < RB; ++r)
+    Epilogue::template store<N>(out, acc[r], m, n, tile.row + 64 * r, tile.col + c.index * N, alpha, beta, c.index,
+                                staging, r);
+}
+// [/doc:promoted_epilogue]
+
 // [doc:step3_kernel]
 // gridDim.x blocks (a multiple of 2) walk the cluster tiles of the m x n C as `plan` cuts it (uniform 128-row tiles);
 // each consumer computes all 128 rows of a tile by its half of the columns, one slice at a time into scratch, promoted
@@ -80,77 +96,44 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     promoted_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                          int n, int k, float alpha, float beta, const __grid_constant__ typename Epilogue::Params out,
                          const tc::HeightPlan plan) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
   constexpr int RB = Tile::kRowBlocks, N = Tile::kConsumerCols;
   constexpr std::uint32_t kRowBlockBytes = 64u * tc::kSliceBytes;  // 64 rows of A in a slice
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
-  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
-  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
-  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
-  tc::ws_cluster_start();
-
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
-    if (threadIdx.x == 0)
-      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices);  // tc/ws_producer.cuh
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    // Stage 0's descriptors, computed once (a stage's are kStageBytes further: tc::advance_wgmma_descriptor).
-    // This consumer's part of the tile: all the rows of A, and its half of B.
-    const int col0 = consumer * Tile::kConsumerCols;
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
-    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
-    // Each slice's row blocks run into `part` one after the other and are promoted into acc. The epilogue is staged
-    // in the tile's last stage, which is released during the next tile's first slice, once the TMA stores have read it.
+  // Chapter 08's skeleton (tc/ws_block.cuh): the ring's set-up, the producer, the cluster exit; this kernel is its
+  // consumers, each with all the rows of A and its half of B in a stage.
+  tc::ws_gemm_block<Tile, Input>(smem, map_a, map_b, plan, k, [&](const tc::WsConsumer<Tile>& c) {
+    // Cluster tile t as in chapter 08's step 5 (tc/taller_tile_gemm.cuh): its slices, `it` counting them over the
+    // block's tiles, then its epilogue staged in its last stage, held into the next tile. What is new: each slice's
+    // row blocks run into `part` one after the other and are promoted into acc.
     int it = 0;
     tc::WsHeldStage held;  // the stage this consumer's last epilogue staged C in
-    for (int t = first; t < plan.count(); t += stride) {
+    for (int t = c.walk.first; t < plan.count(); t += c.walk.stride) {
       float acc[RB][N / 2] = {};  // fp32: the promoted sums
       float part[N / 2] = {};     // one row block's sum over one slice, in the fp8 accumulator
-      for (int s = 0; s < slices; ++s, ++it) {
-        const tc::RingSlot slot = ring.wait(it);
-        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
-        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
+      for (int s = 0; s < c.walk.slices; ++s, ++it) {
+        const int stage = c.ring.wait(it).stage;
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
           // Each consumer issues its group as soon as its last adds are done, and the tensor core runs the two
-          // consumers' groups in the order they arrive: while one consumer adds, the other's group runs. No barrier
-          // orders them: strict turns (a named barrier between the consumers) measured 1-3% slower on an H200
-          // (docs/results/09_no_turns_h200.txt), a barrier's wait more before each group.
-          const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          mma_slice_fresh<N, Input>(part, a_r, b);
+          // consumers' groups in the order they arrive: while one consumer adds, the other's group runs. No
+          // barrier orders them: strict turns (a named barrier between the consumers) measured 1-3% slower on an
+          // H200 (docs/results/09_no_turns_h200.txt), a barrier's wait more before each group.
+          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(c.operands.a(stage), r * kRowBlockBytes),
+                                    c.operands.b(stage));
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           // The promotion: FADDs on the CUDA cores. (The sum added is a mutation point: a test skips slice 1's.)
 #pragma unroll
           for (int i = 0; i < N / 2; ++i) acc[r][i] += tc::mutation_point(tc::MutationSite::PromotedSum, part[i], s);
         }
         // Every row block has read the stage: release it, but for the tile's last, where the epilogue stages C.
-        if (s + 1 < slices) ring.release(slot.stage);
-        if (s == 0) held.give_back(ring);  // the previous tile's staging, a slice into this one (tc::WsHeldStage)
+        if (s + 1 < c.walk.slices) c.ring.release(stage);
+        if (s == 0) held.give_back(c.ring);  // the previous tile's staging, a slice into this one (tc::WsHeldStage)
       }
-      // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
-      // any stage is free).
-      unsigned char* staging = smem.b(0);
-      if (slices > 0) {
-        held.hold(tc::ring_slot(it - 1, S).stage);
-        staging = smem.b(held.stage);
-      }
-      const tc::PlannedTile tile = tile_at(t);
-#pragma unroll
-      for (int r = 0; r < RB; ++r)
-        Epilogue::template store<N>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha, beta, consumer,
-                                    staging, r);
+      store_promoted<Tile, Epilogue, RB, N>(c, smem, held, it, out, acc, m, n, c.walk.tile(plan, t), alpha, beta);
     }
-    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
-  }
-  tc::ws_cluster_finish();  // no block leaves while a peer can still multicast into it or arrive on its barriers
+    Epilogue::finish(out, c.index);  // its last TMA stores have read the staging
+  });
 }
 // [/doc:step3_kernel]
 

@@ -20,7 +20,7 @@
 #include "tc/reference.hpp"  // tc::validate_gemm_arguments
 #include "tc/tile_contract.hpp"
 #include "tc/tma.hpp"
-#include "tc/ws_pipeline.cuh"
+#include "tc/ws_block.cuh"
 
 #include <cuda_runtime.h>
 
@@ -60,89 +60,55 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                              int m, int n, int k, float alpha, float beta,
                              const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan,
                              const __grid_constant__ CUtensorMap map_sa, const float* __restrict__ sb, int ld_sb) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
   constexpr int RB = Tile::kRowBlocks, N = Tile::kConsumerCols;
   constexpr std::uint32_t kRowBlockBytes = 64u * tc::kSliceBytes;  // 64 rows of A in a slice
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  float* const a_scales = reinterpret_cast<float*>(smem.stages + Tile::kScaleOffset);  // [S][128]
-  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
-  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
-  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
-  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
-  tc::ws_cluster_start();
-
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
-    if (threadIdx.x == 0)
-      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices,
-                                     AScaleLoads{&map_sa, a_scales});  // and each slice's A scales
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    // Stage 0's descriptors, computed once (a stage's are kStageBytes further: tc::advance_wgmma_descriptor).
-    // This consumer's part of the tile: all the rows of A, and its half of B.
-    const int col0 = consumer * Tile::kConsumerCols;
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
-    // The two rows of each 64-row block this thread's registers hold (tc::wgmma_m64nNk16_d_coord): registers i with
-    // (i / 2) % 2 == 0 are row `lo`, the others row lo + 8.
+  float* const a_scales = reinterpret_cast<float*>(smem.stages + Tile::kScaleOffset);  // [Stages][128]
+  // Chapter 08's skeleton (tc/ws_block.cuh), its producer loading each slice's A scales too.
+  const AScaleLoads scale_loads{&map_sa, a_scales};
+  tc::ws_gemm_block<Tile, Input>(smem, map_a, map_b, plan, k, scale_loads, [&](const tc::WsConsumer<Tile>& c) {
+    const int col0 = c.index * Tile::kConsumerCols;
+    // The two rows of each 64-row block this thread's registers hold (tc::wgmma_m64nNk16_d_coord): registers i
+    // with (i / 2) % 2 == 0 are row `lo`, the others row lo + 8.
     const int lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
-    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
-    // Each slice's row blocks run into `part` one after the other and are promoted into acc, scaled. The epilogue is
-    // staged in the tile's last stage, which is released during the next tile's first slice, once the TMA stores have
-    // read it.
+    // Cluster tile t: as step 3's, each slice's partial sums scaled as they are promoted.
     int it = 0;
     tc::WsHeldStage held;  // the stage this consumer's last epilogue staged C in
-    for (int t = first; t < plan.count(); t += stride) {
+    for (int t = c.walk.first; t < plan.count(); t += c.walk.stride) {
       float acc[RB][N / 2] = {};  // fp32: the promoted sums
       float part[N / 2] = {};     // one row block's sum over one slice, in the fp8 accumulator
-      const tc::PlannedTile tile = tile_at(t);
+      const tc::PlannedTile tile = c.walk.tile(plan, t);
       const int block_col = tile.col + col0;  // this consumer's 128 columns: one B scale block, or none past N
-      const float* const sb_block = block_col < n ? sb + std::size_t(block_col / tc::kScaleBlockK) * ld_sb : nullptr;
-      for (int s = 0; s < slices; ++s, ++it) {
-        // Issued before the wait hides its latency. (A mutation point: a test doubles a block's scale, or zeroes a
-        // slice's as a skipped promotion would.)
+      const float* const sb_block =
+          block_col < n ? sb + std::size_t(block_col / tc::kScaleBlockK) * ld_sb : nullptr;
+      for (int s = 0; s < c.walk.slices; ++s, ++it) {
+        // Issued before the wait hides its latency. (A mutation point: a test doubles a block's scale, or zeroes
+        // a slice's as a skipped promotion would.)
         const float b_loaded = sb_block != nullptr ? __ldg(sb_block + s) : 0.0f;
         const float b_scale = tc::mutation_point(tc::MutationSite::BScale, b_loaded, s, block_col);
-        const tc::RingSlot slot = ring.wait(it);
-        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
-        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
-        const float* const sa = a_scales + slot.stage * 128;  // this slice's scales of the tile's 128 rows
+        const int stage = c.ring.wait(it).stage;
+        const float* const sa = a_scales + stage * 128;  // this slice's scales of the tile's 128 rows
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
-          const int row = tc::mutation_point(tc::MutationSite::AScaleRow, 64 * r + lo);  // a test takes row ^ 1's
+          const int row = tc::mutation_point(tc::MutationSite::AScaleRow, 64 * r + lo);  // a test: row ^ 1's
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
           // The consumers share the tensor core as in step 3: each issues its group once its last adds are done.
-          const std::uint64_t a_r = tc::advance_wgmma_descriptor(a, r * kRowBlockBytes);
-          mma_slice_fresh<N, Input>(part, a_r, b);
+          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(c.operands.a(stage), r * kRowBlockBytes),
+                                    c.operands.b(stage));
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
 #pragma unroll
           for (int i = 0; i < N / 2; ++i) acc[r][i] += ((i / 2) % 2 == 0 ? f_lo : f_hi) * part[i];  // FFMAs
         }
         // Every row block has read the stage, scales included: release it, but for the tile's last, where the
         // epilogue stages C.
-        if (s + 1 < slices) ring.release(slot.stage);
-        if (s == 0) held.give_back(ring);  // the previous tile's staging, a slice into this one (tc::WsHeldStage)
+        if (s + 1 < c.walk.slices) c.ring.release(stage);
+        if (s == 0) held.give_back(c.ring);  // the previous tile's staging, a slice into this one (tc::WsHeldStage)
       }
-      // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
-      // any stage is free).
-      unsigned char* staging = smem.b(0);
-      if (slices > 0) {
-        held.hold(tc::ring_slot(it - 1, S).stage);
-        staging = smem.b(held.stage);
-      }
-#pragma unroll
-      for (int r = 0; r < RB; ++r)
-        Epilogue::template store<N>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha, beta, consumer,
-                                    staging, r);
+      store_promoted<Tile, Epilogue, RB, N>(c, smem, held, it, out, acc, m, n, tile, alpha, beta);  // as step 3's
     }
-    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
-  }
-  tc::ws_cluster_finish();  // no block leaves while a peer can still multicast into it or arrive on its barriers
+    Epilogue::finish(out, c.index);  // its last TMA stores have read the staging
+  });
 }
 // [/doc:step4_kernel]
 

@@ -33,7 +33,7 @@
 #include "tc/taller_tile_gemm.cuh"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
-#include "tc/ws_pipeline.cuh"
+#include "tc/ws_block.cuh"
 #include "tc/ws_tile.cuh"
 
 #include <cuda.h>
@@ -87,97 +87,89 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   static_assert(kCluster == 2 && Tile::kSplitN && Tile::kTwoHeights, "chapter 08's step 5 tile");
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = tc::warpgroup_index(), rank = tc::cluster_ctarank(), cluster = blockIdx.x / kCluster;
-  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // as chapter 08 (tc/ws_pipeline.cuh)
-  tc::ws_cluster_start();
-
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();
-    if (threadIdx.x == 0) load_range<Tile>(smem, map_a, map_b, plan, rank, sk, cluster);
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int consumer = warpgroup - 1, thread = threadIdx.x - 128;  // thread: 0-255 over both consumers
-    const int col0 = consumer * Tile::kConsumerCols;
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
-    int it = 0;  // as chapter 08's kernel: the ring's counter,
-    tc::WsHeldStage held;  // and the stage an epilogue still holds
-    for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
-      const stream_k::Span span = stream_k::span_at(sk, cluster, at);
-      at += span.last - span.first;
-      const bool tall = span.tile < plan.tall_count();
-      float acc[RB][kCols] = {};
-      for (int s = span.first; s < span.last; ++s, ++it) {  // chapter 08's slice loop, over the span
-        const tc::RingSlot slot = ring.wait(it);
-        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
-        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
-        if (!tall)
-          tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, __nv_bfloat16>(
-              reinterpret_cast<float(&)[kShort][kCols]>(acc), a, b);
-        else
-          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, __nv_bfloat16>(acc, a, b);
-        tc::wgmma_wait_group<1>();
-        if (s > span.first) ring.release(tc::ring_slot(it - 1, S).stage);
-        if (s == span.first) held.give_back(ring);
-      }
-      tc::wgmma_wait_group<0>();
-      held.hold(tc::ring_slot(it - 1, S).stage);  // a span has a slice at least; released during the next span
-
-      // [doc:fixup_writer]
-      if (!span.starts_tile()) {
-        // A later cluster's part of the tile: the partial into this block's slot, then the flag. The barrier orders
-        // every consumer thread's stores before the release (bar.sync is in the memory model's causality order).
-        float* const mine = partials + std::size_t(blockIdx.x) * kPartialFloats<Tile>;
-#pragma unroll
-        for (int r = 0; r < RB; ++r)
-#pragma unroll
-          for (int i = 0; i < kCols; ++i)
-            if (r < kShort || tall) mine[(r * kCols + i) * 256 + thread] = acc[r][i];
-        tc::named_barrier_sync(kFixupBarrier, 256);
-        if (thread == 0) tc::st_release_gpu_u32(&flags[blockIdx.x], 1u);
-        continue;
-      }
-      // [/doc:fixup_writer]
-      // [doc:fixup_owner]
-      // The owner: the partials of the later clusters that ran part of this tile, in cluster order, each from the
-      // block with this block's rows. One thread acquires the flag (and resets it for the next launch, which the
-      // kernel boundary orders after this one); the barrier then hands the acquire on to the other threads, which
-      // read the partial past L1 (ld.global.cg), where no stale copy can be.
-      for (int c = cluster + 1; c <= sk.last(span.tile); ++c) {
-        if (!sk.works(c)) continue;
-        const int from = c * kCluster + rank;
-        if (thread == 0) {
-          while (tc::ld_acquire_gpu_u32(&flags[from]) == 0u) {
+  // Chapter 08's skeleton (tc/ws_block.cuh), its producer walking this cluster's spans instead of whole tiles. Each
+  // side reads its rank and cluster after setmaxnreg: held across it, they cost the producer's 24 registers a spill.
+  tc::ws_block<Tile>(
+      smem, [&] { load_range<Tile>(smem, map_a, map_b, plan, tc::cluster_ctarank(), sk, blockIdx.x / kCluster); },
+      [&](int consumer, const tc::WsConsumerRing<S, kCluster>& ring) {
+        const int rank = tc::cluster_ctarank(), cluster = blockIdx.x / kCluster;
+        const int thread = threadIdx.x - 128;  // 0-255 over both consumers
+        const int col0 = consumer * Tile::kConsumerCols;
+        const tc::WsStageOperands<Tile> operands(smem, consumer);  // as chapter 08: all of A's rows, its half of B
+        int it = 0;            // as chapter 08's kernel: the ring's counter,
+        tc::WsHeldStage held;  // and the stage an epilogue still holds
+        for (int at = sk.begin(cluster); at < sk.finish(cluster);) {
+          const stream_k::Span span = stream_k::span_at(sk, cluster, at);
+          at += span.last - span.first;
+          const bool tall = span.tile < plan.tall_count();
+          float acc[RB][kCols] = {};
+          for (int s = span.first; s < span.last; ++s, ++it) {  // chapter 08's slice loop, over the span
+            const int stage = ring.wait(it).stage;
+            if (!tall)
+              tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, __nv_bfloat16>(
+                  reinterpret_cast<float(&)[kShort][kCols]>(acc), operands.a(stage), operands.b(stage));
+            else
+              tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, __nv_bfloat16>(acc, operands.a(stage),
+                                                                               operands.b(stage));
+            tc::wgmma_wait_group<1>();
+            if (s > span.first) ring.release(tc::ring_slot(it - 1, S).stage);
+            if (s == span.first) held.give_back(ring);
           }
-          tc::st_relaxed_gpu_u32(&flags[from], 0u);
-        }
-        __syncwarp();  // warp 4 reconverges after thread 0's wait: bar.sync is .aligned
-        tc::named_barrier_sync(kFixupBarrier, 256);
-        const float* const theirs = partials + std::size_t(from) * kPartialFloats<Tile>;
+          tc::wgmma_wait_group<0>();
+          held.hold(tc::ring_slot(it - 1, S).stage);  // a span has a slice at least; released during the next span
+
+          // [doc:fixup_writer]
+          if (!span.starts_tile()) {
+            // A later cluster's part of the tile: the partial into this block's slot, then the flag. The barrier orders
+            // every consumer thread's stores before the release (bar.sync is in the memory model's causality order).
+            float* const mine = partials + std::size_t(blockIdx.x) * kPartialFloats<Tile>;
 #pragma unroll
-        for (int r = 0; r < RB; ++r)
+            for (int r = 0; r < RB; ++r)
 #pragma unroll
-          for (int i = 0; i < kCols; ++i)
-            if (r < kShort || tall) {
-              const float partial = __ldcg(theirs + (r * kCols + i) * 256 + thread);
-              // (A mutation point: a test adds the first later cluster's partial twice.)
-              acc[r][i] += tc::mutation_point(tc::MutationSite::FixupPartial, partial, c - cluster);
+              for (int i = 0; i < kCols; ++i)
+                if (r < kShort || tall) mine[(r * kCols + i) * 256 + thread] = acc[r][i];
+            tc::named_barrier_sync(kFixupBarrier, 256);
+            if (thread == 0) tc::st_release_gpu_u32(&flags[blockIdx.x], 1u);
+            continue;
+          }
+          // [/doc:fixup_writer]
+          // [doc:fixup_owner]
+          // The owner: the partials of the later clusters that ran part of this tile, in cluster order, each from the
+          // block with this block's rows. One thread acquires the flag (and resets it for the next launch, which the
+          // kernel boundary orders after this one); the barrier then hands the acquire on to the other threads, which
+          // read the partial past L1 (ld.global.cg), where no stale copy can be.
+          for (int c = cluster + 1; c <= sk.last(span.tile); ++c) {
+            if (!sk.works(c)) continue;
+            const int from = c * kCluster + rank;
+            if (thread == 0) {
+              while (tc::ld_acquire_gpu_u32(&flags[from]) == 0u) {
+              }
+              tc::st_relaxed_gpu_u32(&flags[from], 0u);
             }
-      }
-      // [/doc:fixup_owner]
-      const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
-      unsigned char* const staging = smem.b(held.stage);  // as chapter 08: this consumer's half of B in the last stage
+            __syncwarp();  // warp 4 reconverges after thread 0's wait: bar.sync is .aligned
+            tc::named_barrier_sync(kFixupBarrier, 256);
+            const float* const theirs = partials + std::size_t(from) * kPartialFloats<Tile>;
 #pragma unroll
-      for (int r = 0; r < RB; ++r)
-        if (r < kShort || tall)
-          Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha,
-                                                        beta, consumer, staging, r);
-    }
-    Epilogue::finish(out, consumer);
-  }
-  tc::ws_cluster_finish();  // as chapter 08: no block leaves while a peer can still multicast into it
+            for (int r = 0; r < RB; ++r)
+#pragma unroll
+              for (int i = 0; i < kCols; ++i)
+                if (r < kShort || tall) {
+                  const float partial = __ldcg(theirs + (r * kCols + i) * 256 + thread);
+                  // (A mutation point: a test adds the first later cluster's partial twice.)
+                  acc[r][i] += tc::mutation_point(tc::MutationSite::FixupPartial, partial, c - cluster);
+                }
+          }
+          // [/doc:fixup_owner]
+          const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, span.tile);
+          unsigned char* const staging = smem.b(held.stage);  // as chapter 08: its half of B in the span's last stage
+#pragma unroll
+          for (int r = 0; r < RB; ++r)
+            if (r < kShort || tall)
+              Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0,
+                                                            alpha, beta, consumer, staging, r);
+        }
+        Epilogue::finish(out, consumer);
+      });
 }
 // [/doc:stream_k_kernel]
 

@@ -109,6 +109,9 @@ function(tc_chapter_tests target)
   tc_add_catch_tests(${target} ${ARGN})
   set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${TC_CHAPTER_ARCHITECTURES}")
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "${TC_CHAPTER_GENERATED_DIR}")
+  # The committed figures (docs/figures), which a chapter's host test compares with what its drawing code makes now
+  # (tc::test::check_committed_figures).
+  target_compile_definitions(${target} PRIVATE TC_FIGURES_DIR="${PROJECT_SOURCE_DIR}/docs/figures")
 endfunction()
 
 # Each test case is one exercise, named "exercise NN.M: ..."; labels "exercise" and "exercise-<nn>", plus "gpu" (and

@@ -27,6 +27,7 @@
 #include "tc/persistent_grid.cuh"
 #include "tc/tma_store_epilogue.cuh"
 #include "tc/warpgroup.cuh"
+#include "tc/ws_block.cuh"
 #include "tc/ws_pipeline.cuh"
 #include "tc/ws_producer.cuh"
 #include "tc/ws_tile.cuh"
@@ -53,78 +54,54 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     taller_tile_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
                             int n, int k, typename Epilogue::Scalar alpha, typename Epilogue::Scalar beta,
                             const __grid_constant__ typename Epilogue::Params out, const tc::HeightPlan plan) {
-  constexpr int S = Tile::Stages, kCluster = Tile::ClusterM, kSliceK = tc::kSliceElements<Input>;
+  constexpr int S = Tile::Stages;
   using Acc = tc::wgmma_accumulator_t<Input>;
   static_assert(std::is_same_v<Acc, typename Epilogue::Scalar>, "the epilogue takes the wgmma's accumulators");
   static_assert(sizeof(Input) == 2, "16-bit inputs: no chapter runs this kernel on 8-bit ones (see the header)");
-  static_assert(kCluster == 2, "as step 3: the 2-block cluster");
+  static_assert(Tile::ClusterM == 2, "as step 3: the 2-block cluster");
   static_assert(Tile::kSplitN && Tile::kTwoHeights && Tile::kEpilogueBytes == 0,
                 "a taller tile split along N, in rows of two heights, staging its epilogue in its stages");
   extern __shared__ unsigned char smem_raw[];
   const tc::WsSmem<Tile> smem(smem_raw);
-  const int warpgroup = tc::warpgroup_index(), slices = tc::ceil_div(k, kSliceK), rank = tc::cluster_ctarank();
-  // The cluster tiles (kCluster M tiles by one N tile), walked by the clusters in grouped order.
-  const int first = blockIdx.x / kCluster, stride = gridDim.x / kCluster;
-  auto tile_at = [&](int t) { return tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t); };
-  tc::ws_ring_init<S, Tile::kConsumers, kCluster>(smem.full, smem.empty);  // tc/ws_pipeline.cuh
-  tc::ws_cluster_start();
-
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
-    if (threadIdx.x == 0)
-      tc::ws_load_tiles<Tile, Input>(smem, map_a, map_b, plan, rank, first, stride, slices);  // tc/ws_producer.cuh
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int consumer = warpgroup - 1;
-    const tc::WsConsumerRing<S, kCluster> ring(smem.full, smem.empty);
-    // This consumer's part of the tile: all the rows of A, and its half of B. Stage 0's descriptors, computed once (a
-    // stage's are kStageBytes further: tc::advance_wgmma_descriptor).
-    const int col0 = consumer * Tile::kConsumerCols;
-    const std::uint64_t a_first = tc::slice_descriptor(tc::shared_address(smem.a(0)), 0);
-    const std::uint64_t b_first = tc::slice_descriptor(tc::shared_address(smem.b(0)) + col0 * Tile::kRowBytes, 0);
-    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's tiles.
-    // A short tile uses the first kShort of the tall tile's accumulators, on the same code path: with a path per
-    // height ptxas spilled. The epilogue is staged in the tile's last stage, which is released during the next
-    // tile's first slice, once the TMA stores have read it.
+  // The skeleton (tc/ws_block.cuh): the ring's set-up, common's producer (tc/ws_producer.cuh), the cluster exit.
+  // What is this kernel's own is its consumers: c, each one's index, ring, walk over the tiles, and part of a stage
+  // (all the rows of A, and its half of B).
+  tc::ws_gemm_block<Tile, Input>(smem, map_a, map_b, plan, k, [&](const tc::WsConsumer<Tile>& c) {
+    const int col0 = c.index * Tile::kConsumerCols;
+    // Cluster tile t: its slices through the ring, then its epilogue. `it` counts slices over all this block's
+    // tiles. A short tile uses the first kShort of the tall tile's accumulators, on the same code path: with a
+    // path per height ptxas spilled. The epilogue is staged in the tile's last stage, which is released during
+    // the next tile's first slice, once the TMA stores have read it.
     int it = 0;
     tc::WsHeldStage held;  // the stage this consumer's last epilogue staged C in
-    for (int t = first; t < plan.count(); t += stride) {
+    for (int t = c.walk.first; t < plan.count(); t += c.walk.stride) {
       constexpr int RB = Tile::kRowBlocks, kShort = Tile::kShortRowBlocks;  // 64-row accumulators: 3, or 2
       const bool tall = t < plan.tall_count();
       Acc acc[RB][Tile::kConsumerCols / 2] = {};
-      for (int s = 0; s < slices; ++s, ++it) {
-        const tc::RingSlot slot = ring.wait(it);
-        const std::uint32_t stage_offset = slot.stage * Tile::kStageBytes;
-        const std::uint64_t a = tc::advance_wgmma_descriptor(a_first, stage_offset);
-        const std::uint64_t b = tc::advance_wgmma_descriptor(b_first, stage_offset);
+      for (int s = 0; s < c.walk.slices; ++s, ++it) {
+        const int stage = c.ring.wait(it).stage;
         if (!tall)  // acc's first kShort rows, as an array of their own
           tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, Input>(
-              reinterpret_cast<Acc(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
+              reinterpret_cast<Acc(&)[kShort][Tile::kConsumerCols / 2]>(acc), c.operands.a(stage), c.operands.b(stage));
         else
-          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
+          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, c.operands.a(stage), c.operands.b(stage));
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
-        if (s > 0) ring.release(tc::ring_slot(it - 1, S).stage);
-        if (s == 0) held.give_back(ring);  // the previous tile's staging, a slice into this one
+        if (s > 0) c.ring.release(tc::ring_slot(it - 1, S).stage);
+        if (s == 0) held.give_back(c.ring);  // the previous tile's staging, a slice into this one
       }
       tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
-      // The staging: this consumer's half of B in the last stage, which it alone read (k = 0 loads no slice, so then
-      // any stage is free).
-      unsigned char* staging = smem.b(0);
-      if (slices > 0) {
-        held.hold(tc::ring_slot(it - 1, S).stage);
-        staging = smem.b(held.stage);
-      }
-      const tc::PlannedTile tile = tile_at(t);
+      // The staging: this consumer's half of B in the tile's last stage, which it alone read.
+      unsigned char* const staging = smem.b(held.hold_last(it, c.walk.slices, S));
+      const tc::PlannedTile tile = c.walk.tile(plan, t);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
         if (r < kShort || tall)
-          Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0, alpha,
-                                                        beta, consumer, staging, r);
+          Epilogue::template store<Tile::kConsumerCols>(out, acc[r], m, n, tile.row + 64 * r, tile.col + col0,
+                                                        alpha, beta, c.index, staging, r);
     }
-    Epilogue::finish(out, consumer);  // its last TMA stores have read the staging
-  }
-  // The last staging stage is never released: no load waits for it.
-  tc::ws_cluster_finish();
+    Epilogue::finish(out, c.index);  // its last TMA stores have read the staging
+    // The last staging stage is never released: no load waits for it.
+  });
 }
 // [/doc:kernel]
 

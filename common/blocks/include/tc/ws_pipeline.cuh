@@ -94,13 +94,21 @@ struct WsConsumerRing {
 
 // [doc:held_stage]
 // The stage a consumer's last epilogue staged C in, held past its tile: no load may overwrite it before the TMA
-// stores have read it. hold() takes the tile's last stage (or none where the tile had no slice); give_back(), called
-// in the next tile after its first slice, waits for the stores' reads (the leader issued them all, so its wait covers
-// them; a slice later they have drained) and releases it.
+// stores have read it. hold() or hold_last() takes the tile's last stage (or none where the tile had no slice);
+// give_back(), called in the next tile after its first slice, waits for the stores' reads (the leader issued them
+// all, so its wait covers them; a slice later they have drained) and releases it.
 struct WsHeldStage {
   int stage = -1;  // -1: none held
 
   __device__ void hold(int last_stage) { stage = last_stage; }
+
+  // After a tile's slices, `it` counting the slices over the block's run: holds the tile's last stage (slice it - 1)
+  // and returns it. A tile with no slice (k = 0) loaded none, so every stage is free: it holds none and returns 0.
+  __device__ int hold_last(int it, int slices, int stages) {
+    if (slices == 0) return 0;
+    hold(ring_slot(it - 1, stages).stage);
+    return stage;
+  }
 
   template <typename Ring>
   __device__ void give_back(const Ring& ring) {

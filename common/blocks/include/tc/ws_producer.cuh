@@ -30,8 +30,27 @@ namespace tc {
 // No loads beyond A's and B's.
 struct NoExtraLoads {
   static constexpr std::uint32_t kBytes = 0;
-  __device__ void operator()(int /*stage*/, int /*slice*/, const PlannedTile& /*tile*/, std::uint64_t* /*full*/) const {}
+  __device__ void operator()(int /*stage*/, int /*slice*/, const PlannedTile& /*tile*/,
+                             std::uint64_t* /*full*/) const {}
 };
+
+// [doc:ws_walk]
+// The cluster tiles this block walks: tiles first, first + stride, ... of `plan` (every cluster takes every
+// stride-th, gridDim.x / ClusterM clusters in all), each slices = ceil(k / slice) slices deep, this block's rows of a
+// cluster tile given by its rank.
+template <typename Tile>
+struct WsWalk {
+  int first, stride, slices, rank;
+  __device__ WsWalk(int k, int slice_k)
+      : first(blockIdx.x / Tile::ClusterM),
+        stride(gridDim.x / Tile::ClusterM),
+        slices(ceil_div(k, slice_k)),
+        rank(cluster_ctarank()) {}
+  __device__ PlannedTile tile(const HeightPlan& plan, int t) const {
+    return planned_tile(plan, kGroupClusterRows<Tile>, rank, t);
+  }
+};
+// [/doc:ws_walk]
 
 // [doc:producer]
 // Loads slices [s_first, s_last) of K (of `slices` in all) of one planned tile into the ring, `it` counting the slices
@@ -76,16 +95,15 @@ __device__ inline void ws_load_slices(const WsSmem<Tile>& smem, const CUtensorMa
     load(std::integral_constant<int, Tile::BlockM / Tile::kABoxRows>{});
 }
 
-// Loads this block's tiles first, first + stride, ... of `plan` (cluster tiles in grouped order), every slice of K.
+// Loads this block's tiles (walk: first, first + stride, ... of `plan`, cluster tiles in grouped order), every slice
+// of K.
 template <typename Tile, typename Input, typename Extra = NoExtraLoads>
 __device__ inline void ws_load_tiles(const WsSmem<Tile>& smem, const CUtensorMap& map_a, const CUtensorMap& map_b,
-                                     const HeightPlan& plan, int rank, int first, int stride, int slices,
-                                     const Extra& extra = {}) {
+                                     const HeightPlan& plan, const WsWalk<Tile>& walk, const Extra& extra = {}) {
   int it = 0;  // slices this block has loaded, over all its tiles: the ring's counter
-  for (int t = first; t < plan.count(); t += stride) {
-    const tc::PlannedTile tile = tc::planned_tile(plan, tc::kGroupClusterRows<Tile>, rank, t);
-    ws_load_slices<Tile, Input>(smem, map_a, map_b, tile, rank, 0, slices, slices, it, extra);
-  }
+  for (int t = walk.first; t < plan.count(); t += walk.stride)
+    ws_load_slices<Tile, Input>(smem, map_a, map_b, walk.tile(plan, t), walk.rank, 0, walk.slices, walk.slices, it,
+                                extra);
 }
 // [/doc:producer]
 
