@@ -76,7 +76,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       tc::wgmma_accumulator_t<Input> acc[RB][Tile::kConsumerCols / 2] = {};  // fp32 for fp8, s32 for s8 and u8
       for (int s = 0; s < c.walk.slices; ++s, ++it) {
         const int stage = c.ring.wait(it).stage;
-        tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, c.operands.a(stage), c.operands.b(stage));
+        const std::uint64_t a = c.operands.a(stage), b = c.operands.b(stage);  // the stage's A and B (descriptors)
+        tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
         if (s > 0) c.ring.release(tc::ring_slot(it - 1, S).stage);
       }

@@ -113,14 +113,14 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       float part[N / 2] = {};     // one row block's sum over one slice, in the fp8 accumulator
       for (int s = 0; s < c.walk.slices; ++s, ++it) {
         const int stage = c.ring.wait(it).stage;
+        const std::uint64_t a = c.operands.a(stage), b = c.operands.b(stage);  // the stage's A and B (descriptors)
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
           // Each consumer issues its group as soon as its last adds are done, and the tensor core runs the two
           // consumers' groups in the order they arrive: while one consumer adds, the other's group runs. No
           // barrier orders them: strict turns (a named barrier between the consumers) measured 1-3% slower on an
           // H200 (docs/results/09_no_turns_h200.txt), a barrier's wait more before each group.
-          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(c.operands.a(stage), r * kRowBlockBytes),
-                                    c.operands.b(stage));
+          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
           // The promotion: FADDs on the CUDA cores. (The sum added is a mutation point: a test skips slice 1's.)
 #pragma unroll

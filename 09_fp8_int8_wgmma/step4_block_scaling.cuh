@@ -88,14 +88,14 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         const float b_loaded = sb_block != nullptr ? __ldg(sb_block + s) : 0.0f;
         const float b_scale = tc::mutation_point(tc::MutationSite::BScale, b_loaded, s, block_col);
         const int stage = c.ring.wait(it).stage;
+        const std::uint64_t a = c.operands.a(stage), b = c.operands.b(stage);  // the stage's A and B (descriptors)
         const float* const sa = a_scales + stage * 128;  // this slice's scales of the tile's 128 rows
 #pragma unroll
         for (int r = 0; r < RB; ++r) {
           const int row = tc::mutation_point(tc::MutationSite::AScaleRow, 64 * r + lo);  // a test: row ^ 1's
           const float f_lo = sa[row] * b_scale, f_hi = sa[row + 8] * b_scale;
           // The consumers share the tensor core as in step 3: each issues its group once its last adds are done.
-          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(c.operands.a(stage), r * kRowBlockBytes),
-                                    c.operands.b(stage));
+          mma_slice_fresh<N, Input>(part, tc::advance_wgmma_descriptor(a, r * kRowBlockBytes), b);
           tc::wgmma_wait_group<0>();  // the group's sum is in part (and, for the last row block, the stage is read)
 #pragma unroll
           for (int i = 0; i < N / 2; ++i) acc[r][i] += ((i / 2) % 2 == 0 ? f_lo : f_hi) * part[i];  // FFMAs

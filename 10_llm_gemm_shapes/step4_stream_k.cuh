@@ -105,12 +105,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           float acc[RB][kCols] = {};
           for (int s = span.first; s < span.last; ++s, ++it) {  // chapter 08's slice loop, over the span
             const int stage = ring.wait(it).stage;
+            const std::uint64_t a = operands.a(stage), b = operands.b(stage);  // the stage's A and B (descriptors)
             if (!tall)
               tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, __nv_bfloat16>(
-                  reinterpret_cast<float(&)[kShort][kCols]>(acc), operands.a(stage), operands.b(stage));
+                  reinterpret_cast<float(&)[kShort][kCols]>(acc), a, b);
             else
-              tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, __nv_bfloat16>(acc, operands.a(stage),
-                                                                               operands.b(stage));
+              tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, __nv_bfloat16>(acc, a, b);
             tc::wgmma_wait_group<1>();
             if (s > span.first) ring.release(tc::ring_slot(it - 1, S).stage);
             if (s == span.first) held.give_back(ring);

@@ -80,11 +80,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       Acc acc[RB][Tile::kConsumerCols / 2] = {};
       for (int s = 0; s < c.walk.slices; ++s, ++it) {
         const int stage = c.ring.wait(it).stage;
+        const std::uint64_t a = c.operands.a(stage), b = c.operands.b(stage);  // the stage's A and B (descriptors)
         if (!tall)  // acc's first kShort rows, as an array of their own
           tc::mma_slice_row_blocks<kShort, Tile::kConsumerCols, Input>(
-              reinterpret_cast<Acc(&)[kShort][Tile::kConsumerCols / 2]>(acc), c.operands.a(stage), c.operands.b(stage));
+              reinterpret_cast<Acc(&)[kShort][Tile::kConsumerCols / 2]>(acc), a, b);
         else
-          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, c.operands.a(stage), c.operands.b(stage));
+          tc::mma_slice_row_blocks<RB, Tile::kConsumerCols, Input>(acc, a, b);
         tc::wgmma_wait_group<1>();  // slice s - 1's group is done: its stage is no longer read by this warpgroup
         if (s > 0) c.ring.release(tc::ring_slot(it - 1, S).stage);
         if (s == 0) held.give_back(c.ring);  // the previous tile's staging, a slice into this one
