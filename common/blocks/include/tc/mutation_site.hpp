@@ -17,6 +17,9 @@ enum class MutationSite : int {
   FixupPartial,  // stream-K: a later cluster's partial as the tile's owner adds it (chapter 10, step 4); context: how
                  // many clusters after the owner it is
   Group,         // grouped GEMM: the group whose weights a tile multiplies (chapter 10, step 6); context: the groups
+  Rescale,       // attention: the factor 2^(m - m') that rescales O and the row sum when a row's max grows (chapter 11)
+  CausalDiagonal,  // attention: the key index the causal mask compares with a row's diagonal (chapter 11)
+  KvHead,        // attention: the KV head a query head reads (GQA, chapter 11); context: the KV heads
 };
 
 }  // namespace tc

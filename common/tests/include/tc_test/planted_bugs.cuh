@@ -12,6 +12,9 @@
 //   SplitAddsPartialTwice  SplitPartial: the reduction adds rank 0's partial in place of rank 1's
 //   FixupAddsPartialTwice  FixupPartial: the owner adds the first later cluster's partial twice
 //   GroupOffByOne      Group: every group multiplies the next group's weights
+//   RescaleSkipped     Rescale: O and the row sum are never rescaled when a row's max grows (attention)
+//   CausalOffByOne     CausalDiagonal: each row also sees the key just past its diagonal (attention)
+//   WrongKvHead        KvHead: every query head reads the next KV head (attention, GQA)
 // The switch is a __device__ variable of the translation unit that includes this header (the test's), set before the
 // launches and cleared after: kernels of that file read it at their mutation points.
 // Preconditions: the scope on the host thread that launches; no two scopes at once. Errors: tc::CudaError.
@@ -35,6 +38,9 @@ enum class PlantedBug : int {
   SplitAddsPartialTwice,
   FixupAddsPartialTwice,
   GroupOffByOne,
+  RescaleSkipped,
+  CausalOffByOne,
+  WrongKvHead,
 };
 
 namespace {
@@ -83,6 +89,12 @@ __device__ __forceinline__ T planted_value(MutationSite site, T value, int conte
       return site == MutationSite::FixupPartial && context == 1 ? T(value * T(2)) : value;
     case PlantedBug::GroupOffByOne:
       return site == MutationSite::Group ? T((int(value) + 1) % context) : value;
+    case PlantedBug::RescaleSkipped:
+      return site == MutationSite::Rescale ? T(1) : value;
+    case PlantedBug::CausalOffByOne:
+      return site == MutationSite::CausalDiagonal ? T(value - T(1)) : value;
+    case PlantedBug::WrongKvHead:
+      return site == MutationSite::KvHead ? T((int(value) + 1) % context) : value;
     default:
       return value;
   }

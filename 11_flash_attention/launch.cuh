@@ -1,0 +1,94 @@
+// Chapter 11 -- the launchers: each step's kernel on a problem, and the reference. Host code.
+#pragma once
+
+#include "problem.hpp"
+#include "reference.cuh"
+#include "step1_one_warpgroup.cuh"
+
+#include "tc/check.hpp"
+#include "tc/tma.hpp"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+
+namespace attention {
+
+// The tensors of one problem on the device: Q, K, V and O as problem.hpp lays them out, L fp32, and the varlen
+// offsets (nullptr without varlen). O_ref and L_ref are the reference's, fp32.
+template <typename T>
+struct DeviceTensors {
+  const T* q;
+  const T* k;
+  const T* v;
+  T* o;
+  float* lse;
+  const int* cu_seqlens;
+};
+
+inline DeviceShape device_shape(const Shape& s, const int* d_cu_seqlens) {
+  return {s.seqlen_q, s.seqlen_k, s.heads, s.kv_heads, s.head_dim, s.causal, d_cu_seqlens, int(total_q(s))};
+}
+
+// The rank-3 map of a [tokens, heads, head_dim] tensor read in place: boxes of 64 head_dim (one 128-byte swizzled
+// row) by `box_tokens` tokens by one head. Errors: std::invalid_argument from tc::make_tma (a base TMA cannot
+// address).
+template <typename T>
+CUtensorMap token_map(const T* base, std::int64_t tokens, int heads, int head_dim, int box_tokens) {
+  tc::TmaTensor t;
+  t.base = base;
+  t.element_bytes = 2;
+  t.rank = 3;
+  t.dims = {std::uint64_t(head_dim), std::uint64_t(tokens), std::uint64_t(heads)};
+  t.strides_bytes = {std::uint64_t(heads) * head_dim * 2, std::uint64_t(head_dim) * 2};
+  t.box = {64, box_tokens, 1};
+  t.swizzle = tc::Swizzle::B128;
+  return tc::make_tma(t,
+                      std::is_same_v<T, __half> ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+}
+
+// log2(e) / sqrt(head_dim): the kernels' scores in log2 units, so that the softmax takes exp2 (one MUFU.EX2).
+inline float scale_log2(int head_dim) { return float(1.4426950408889634 / std::sqrt(double(head_dim))); }
+
+// Step 1 on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU. Errors:
+// std::invalid_argument (the maps), tc::CudaError (the launch).
+template <typename T>
+void launch_step1(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  auto launch = [&](auto tile) {
+    using Tile = decltype(tile);
+    const CUtensorMap map_q = token_map(t.q, total_q(s), s.heads, s.head_dim, Tile::kBlockM);
+    const CUtensorMap map_k = token_map(t.k, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
+    const CUtensorMap map_v = token_map(t.v, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
+    auto kernel = step1_attention_kernel<Tile, T>;
+    TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
+    const dim3 grid((s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM, s.heads, s.batch);
+    kernel<<<grid, 128, Tile::kSmemBytes, stream>>>(map_q, map_k, map_v, t.o, t.lse, device_shape(s, t.cu_seqlens),
+                                                    scale_log2(s.head_dim));
+    TC_CHECK(cudaGetLastError());
+  };
+  switch (s.head_dim) {
+    case 64: return launch(Step1Tile<64>{});
+    case 128: return launch(Step1Tile<128>{});
+    case 256: return launch(Step1Tile<256>{});
+    default: throw std::invalid_argument("head_dim " + std::to_string(s.head_dim) + " is not supported");
+  }
+}
+
+// The reference on `s`, into o_ref and l_ref (fp32). Errors: tc::CudaError.
+template <typename T>
+void launch_reference(const Shape& s, const DeviceTensors<T>& t, float* o_ref, float* l_ref, cudaStream_t stream) {
+  const std::size_t smem = std::size_t(s.seqlen_k) * sizeof(float);
+  TC_CHECK(cudaFuncSetAttribute(reference_attention_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                int(smem)));
+  const dim3 grid(s.seqlen_q, s.heads, s.batch);
+  reference_attention_kernel<T><<<grid, 128, smem, stream>>>(t.q, t.k, t.v, o_ref, l_ref,
+                                                              device_shape(s, t.cu_seqlens));
+  TC_CHECK(cudaGetLastError());
+}
+
+}  // namespace attention

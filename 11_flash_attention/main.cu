@@ -1,0 +1,85 @@
+// Chapter 11: a FlashAttention-3-style forward on Hopper. Read top to bottom: the command line, the problem, each
+// step verified against the fp32 reference, then timed.
+#include "problem.hpp"
+#include "run.cuh"
+
+#include "chapter_config.hpp"
+#include "tc/cli.hpp"
+#include "tc/device.hpp"
+#include "tc/exit_codes.hpp"
+#include "tc/main.hpp"
+#include "tc/timer.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+// One step on `shape`: checked, then timed; prints its row. Returns whether the check passed.
+template <typename T, typename Launch>
+bool run_step(const char* name, attention::Problem<T>& p, Launch launch, int warmup, int repeats) {
+  const attention::CheckResult r = attention::run_and_check(p, launch);
+  const tc::TimingStats t =
+      tc::benchmark([&] { launch(p.shape, p.tensors(), cudaStream_t{nullptr}); }, warmup, repeats);
+  std::printf("%-24s %9.4f %9.1f   O: %s (worst %.2f of its bound), L: %s\n", name, t.median_ms,
+              tc::tflops(attention::flops(p.shape), t.median_ms), r.o_off == 0 ? "match" : "MISMATCH", r.o_worst,
+              r.l_off == 0 ? "match" : "MISMATCH");
+  return r.pass();
+}
+
+template <typename T>
+int run(const attention::Shape& s, int warmup, int repeats) {
+  attention::Problem<T> p = attention::make_problem<T>(s, 2026);
+  std::printf("%-24s %9s %9s\n", "step", "ms", "TFLOP/s");
+  const bool ok = run_step("1 one warpgroup", p,
+                           [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                             attention::launch_step1(sh, t, st);
+                           },
+                           warmup, repeats);
+  std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
+              "median of %d launches after %d warm-up\n",
+              repeats, warmup);
+  std::printf("RESULT: %s\n", ok ? "PASS" : "FAIL");
+  return ok ? tc::kExitOk : tc::kExitMismatch;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tc::run_main([&] {
+    // (1) The command line: one problem (FlashAttention's layout, [batch, seqlen, heads, head_dim]).
+    tc::Cli cli(tc::chapter::kProgram, "Chapter 11: a FlashAttention-3-style attention forward on wgmma and TMA");
+    cli.add_int("batch", 2, "sequences");
+    cli.add_int("seqlen", 1024, "tokens a sequence (queries and keys)");
+    cli.add_int("heads", 16, "query heads");
+    cli.add_int("kv-heads", 0, "key and value heads (grouped-query attention; 0: as many as heads)", 0);
+    cli.add_choice("head-dim", "128", {"64", "128", "256"}, "head dimension");
+    cli.add_flag("causal", "causal mask (aligned to the bottom right, as FlashAttention's)");
+    cli.add_choice("type", "bf16", {"bf16", "fp16"}, "Q, K, V and O type (fp32 accumulate, fp32 L)");
+    cli.add_int("warmup", 5, "untimed launches before timing", 0);
+    cli.add_int("repeats", 20, "timed launches; the median is reported");
+    if (!cli.parse(argc, argv)) return tc::kExitOk;
+    attention::Shape s;
+    s.batch = int(cli.get_int("batch"));
+    s.seqlen_q = s.seqlen_k = int(cli.get_int("seqlen"));
+    s.heads = int(cli.get_int("heads"));
+    s.kv_heads = cli.get_int("kv-heads") == 0 ? s.heads : int(cli.get_int("kv-heads"));
+    s.head_dim = std::stoi(cli.get_choice("head-dim"));
+    s.causal = cli.get_flag("causal");
+    if (const auto why = attention::shape_problem(s)) throw tc::UsageError(*why);
+
+    // (2) The GPU: sm_90a code runs on SM 9.0 alone.
+    tc::require_exact_sm(90, tc::chapter::kProgram);
+    const tc::DeviceInfo device = tc::require_sm(90, tc::chapter::kProgram, true);
+    std::printf("# device:  %s\n", tc::describe(device).c_str());
+    std::printf("== attention: batch %d, seqlen %d, heads %d (kv %d), head_dim %d%s, %s ==\n", s.batch, s.seqlen_q,
+                s.heads, s.kv_heads, s.head_dim, s.causal ? ", causal" : "", cli.get_choice("type").c_str());
+
+    // (3) Each step, verified and timed.
+    const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
+    return cli.get_choice("type") == "fp16" ? run<__half>(s, warmup, repeats) : run<__nv_bfloat16>(s, warmup, repeats);
+  });
+}

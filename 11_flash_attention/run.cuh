@@ -1,0 +1,87 @@
+// Chapter 11 -- one problem on the GPU: random Q, K and V, the reference's O and L, and a step's checked against them.
+// Host code; what the tests and main.cu share.
+#pragma once
+
+#include "check.hpp"
+#include "launch.cuh"
+#include "problem.hpp"
+
+#include "tc/device_buffer.hpp"
+#include "tc/random.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace attention {
+
+// The problem's tensors: Q, K, V uniform in [-1, 1) rounded to T (tc::fill_random, seeded), Q times q_scale (a
+// power of two keeps it exact: 8 makes the softmax peaky, so that a row's max moves as it would on real data); O
+// poisoned (NaN) before each checked launch, so that an element no thread writes fails; the reference's O and L,
+// computed once.
+template <typename T>
+struct Problem {
+  Shape shape;
+  tc::DeviceBuffer<T> q, k, v, o;
+  tc::DeviceBuffer<float> lse, o_ref, l_ref;
+  tc::DeviceBuffer<int> cu_seqlens;
+  double v_max = 0.0;
+
+  DeviceTensors<T> tensors() {
+    return {q.data(), k.data(), v.data(), o.data(), lse.data(), shape.cu_seqlens.empty() ? nullptr : cu_seqlens.data()};
+  }
+};
+
+// Makes the problem and runs the reference. Errors: std::invalid_argument (shape_problem's line), tc::CudaError.
+template <typename T>
+Problem<T> make_problem(const Shape& s, std::uint64_t seed, float q_scale = 1.0f) {
+  if (const auto why = shape_problem(s)) throw std::invalid_argument(*why);
+  Problem<T> p;
+  p.shape = s;
+  const std::size_t q_count = std::size_t(total_q(s)) * s.heads * s.head_dim;
+  const std::size_t kv_count = std::size_t(total_k(s)) * s.kv_heads * s.head_dim;
+  std::vector<T> q(q_count), k(kv_count), v(kv_count);
+  tc::fill_random(q.data(), q.size(), seed, tc::Fill::Real);
+  for (T& x : q) x = T(float(x) * q_scale);
+  tc::fill_random(k.data(), k.size(), seed + 1, tc::Fill::Real);
+  tc::fill_random(v.data(), v.size(), seed + 2, tc::Fill::Real);
+  for (const T& x : v) p.v_max = std::max(p.v_max, std::fabs(double(float(x))));
+  p.q = tc::DeviceBuffer<T>(q);
+  p.k = tc::DeviceBuffer<T>(k);
+  p.v = tc::DeviceBuffer<T>(v);
+  p.o = tc::DeviceBuffer<T>(q_count);
+  p.lse = tc::DeviceBuffer<float>(std::size_t(total_q(s)) * s.heads);
+  p.o_ref = tc::DeviceBuffer<float>(q_count);
+  p.l_ref = tc::DeviceBuffer<float>(std::size_t(total_q(s)) * s.heads);
+  if (!s.cu_seqlens.empty()) p.cu_seqlens = tc::DeviceBuffer<int>(s.cu_seqlens);
+  launch_reference(s, p.tensors(), p.o_ref.data(), p.l_ref.data(), nullptr);
+  TC_CHECK(cudaDeviceSynchronize());
+  return p;
+}
+
+// 2^-8 for bf16, 2^-11 for fp16: the unit roundoff check.hpp's bound takes.
+template <typename T>
+constexpr double unit_roundoff() {
+  return std::is_same_v<T, __half> ? 1.0 / 2048 : 1.0 / 256;
+}
+
+// Runs launch(shape, tensors, stream) once on poisoned O and L, and checks both against the reference.
+template <typename T, typename Launch>
+CheckResult run_and_check(Problem<T>& p, Launch launch) {
+  p.o.poison();
+  p.lse.poison();
+  launch(p.shape, p.tensors(), cudaStream_t{nullptr});
+  TC_CHECK(cudaDeviceSynchronize());
+  const std::vector<T> o16 = p.o.download();
+  std::vector<float> o(o16.size());
+  std::transform(o16.begin(), o16.end(), o.begin(), [](T x) { return float(x); });
+  return check_attention(o, p.o_ref.download(), p.lse.download(), p.l_ref.download(), p.v_max, unit_roundoff<T>());
+}
+
+}  // namespace attention

@@ -1,0 +1,235 @@
+// Chapter 11, step 1 -- one warpgroup, the whole algorithm: FlashAttention's forward on wgmma, with nothing overlapped.
+//
+// A block of one warpgroup (128 threads) owns 64 query rows of one head. It loads them once (TMA), then walks the
+// keys 64 at a time: it loads a tile of K and of V (TMA), computes S = Q K^T with wgmma (Q and K both K-major in
+// shared memory: head_dim is contiguous in both), turns S into P by the online softmax in the accumulator's own
+// registers (a running max and sum per row; O rescaled when the max grows), and adds P V into O with wgmma again:
+// P straight from the registers S was in (the RS form: the fp32 accumulator of m64nNk16, converted to 16 bits in
+// register order, is the A fragment of the next wgmma along K: tc::wgmma_accumulator_is_next_a), and V from shared
+// memory as an MN-major operand (V is [keys, head_dim] with head_dim contiguous, and P V runs K along the keys).
+// Each step waits for the one before: the loads for the wgmmas, the softmax for S, P V for the softmax. Step 2
+// overlaps them.
+#pragma once
+
+#include "problem.hpp"
+#include "reference.cuh"
+
+#include "tc/layouts/wgmma.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
+#include "tc/shared_address.cuh"
+#include "tc/wgmma.cuh"
+#include "tc/wgmma_slice.cuh"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace attention {
+
+// [doc:step1_tile]
+// 64 query rows (one warpgroup's wgmma M) by 64 keys a tile; head_dim in panels of 64 16-bit elements, one 128-byte
+// swizzled row each (the unit TMA and wgmma share: tc/wgmma_slice.cuh). Registers a thread: O's head_dim / 2 fp32
+// (128 at head_dim 256), S's 32, P's 16.
+template <int HeadDim>
+struct Step1Tile {
+  static constexpr int kHeadDim = HeadDim;
+  static constexpr int kBlockM = 64, kBlockN = 64;
+  static constexpr int kPanels = HeadDim / 64;
+  static constexpr int kQBytes = kBlockM * HeadDim * 2, kKBytes = kBlockN * HeadDim * 2, kVBytes = kKBytes;
+  static constexpr int kAlign = 1024;  // the 128B swizzle's repeat: every tile and panel starts on it
+  static constexpr int kSmemBytes = kAlign + kQBytes + kKBytes + kVBytes + 2 * 8;
+  static_assert(HeadDim % 64 == 0 && HeadDim <= 256, "head_dim in whole 128-byte panels; wgmma's N is at most 256");
+  static_assert(kBlockN % 16 == 0, "P V runs K (the keys) in steps of 16");
+  static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
+};
+// [/doc:step1_tile]
+
+// Two values as one 32-bit register of T2, `lo` in bits 0..15 (PTX ISA, "Packed Data Types").
+template <typename T>
+__device__ inline std::uint32_t pack2(float lo, float hi) {
+  if constexpr (std::is_same_v<T, __half>) {
+    const __half2 v = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<const std::uint32_t*>(&v);
+  } else {
+    const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<const std::uint32_t*>(&v);
+  }
+}
+
+// The max (or sum) of a row's values over the four lanes that hold it (lanes 4r .. 4r + 3 of a warp:
+// tc::wgmma_m64nNk16_d_coord).
+__device__ inline float quad_max(float v) {
+  v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
+  return fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+__device__ inline float quad_sum(float v) {
+  v += __shfl_xor_sync(0xffffffffu, v, 1);
+  return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+
+// [doc:online_softmax]
+// One tile of the online softmax, in S's registers: s (64 x kBlockN, m64nNk16's layout: register i of this thread is
+// row `lo` where (i / 2) % 2 == 0, else lo + 8), already scaled to log2 units and masked (-inf). For each of the
+// thread's two rows: m' = max(m, max_j s_j); p_j = 2^(s_j - m'); l = l 2^(m - m') + sum_j p_j (this thread's columns
+// only: the four lanes of a row add theirs at the end); O's row scaled by 2^(m - m'). A row with no key yet
+// (m' = -inf) uses 0 in place of m', so that it makes p_j = 0, not NaN.
+template <int N, int D>
+__device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], float (&m)[2], float (&l)[2]) {
+  float tile_max[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) tile_max[(i / 2) % 2] = fmaxf(tile_max[(i / 2) % 2], s[i]);
+  float rescale[2], base[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float m_new = fmaxf(m[r], quad_max(tile_max[r]));
+    base[r] = m_new == -INFINITY ? 0.0f : m_new;
+    // (A mutation point: a test keeps O and l unscaled when the max grows, the rescale skipped.)
+    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, exp2f(m[r] - base[r]));
+    m[r] = m_new;
+    l[r] *= rescale[r];
+  }
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    s[i] = exp2f(s[i] - base[(i / 2) % 2]);
+    l[(i / 2) % 2] += s[i];
+  }
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i) o[i] *= rescale[(i / 2) % 2];
+}
+// [/doc:online_softmax]
+
+// [doc:step1_kernel]
+// Block (x, h, b): query rows 64x .. 64x + 63 of head h of sequence b. O = softmax(Q K^T / sqrt(d)) V and L as
+// problem.hpp states. Maps: rank 3 over the packed tokens, [tokens, heads, head_dim] (Q) and [tokens, kv_heads,
+// head_dim] (K and V), boxes of 64 head_dim by 64 tokens by one head, 128B swizzle. A tile that runs past its
+// sequence reads the next sequence's tokens (or TMA's zeros past the last): their keys are masked, their queries not
+// stored. scale_log2 = log2(e) / sqrt(head_dim). Preconditions: grid (ceil(seqlen_q / 64), heads, batch), block 128,
+// Tile::kSmemBytes of dynamic shared memory; sm_90a. Errors: none reported. Source: PTX ISA, "wgmma.mma_async"
+// (register A; imm-trans-b for V), "cp.async.bulk.tensor", "mbarrier"; FlashAttention-2 (Dao, 2023), algorithm 1.
+template <typename Tile, typename T>
+__global__ void __launch_bounds__(128, 1)
+    step1_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                           const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
+                           const DeviceShape s, float scale_log2) {
+  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* const q_tile = tc::aligned_smem(smem_raw);
+  unsigned char* const k_tile = q_tile + Tile::kQBytes;  // panel p of a tile: p * rows * 128 bytes in
+  unsigned char* const v_tile = k_tile + Tile::kKBytes;
+  std::uint64_t* const q_full = reinterpret_cast<std::uint64_t*>(v_tile + Tile::kVBytes);
+  std::uint64_t* const kv_full = q_full + 1;
+  const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
+  const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
+  if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
+  const int qt0 = first_token(s, b, s.seqlen_q) + row0, kt0 = first_token(s, b, s.seqlen_k);
+  // (A mutation point: a test reads another KV head than the group's.)
+  const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
+  // Causal: the block's last row sees keys up to row0 + 63 + sk - sq; later tiles are masked whole, so not loaded.
+  const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
+  const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
+
+  if (threadIdx.x == 0) {
+    tc::mbarrier_init(q_full, 1);
+    tc::mbarrier_init(kv_full, 1);
+    tc::fence_mbarrier_init_release_cluster();  // the barriers exist before the TMA unit completes bytes on them
+    tc::mbarrier_arrive_expect_tx(q_full, Tile::kQBytes);
+#pragma unroll
+    for (int p = 0; p < Tile::kPanels; ++p)
+      tc::cp_async_bulk_tensor_3d_global_to_shared(q_tile + p * Tile::kBlockM * 128, &map_q, 64 * p, qt0, h, q_full);
+  }
+  __syncthreads();  // no thread waits on a barrier before thread 0 has initialised it
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int lo = 16 * warp + lane / 4;  // this thread's rows of S and O: lo and lo + 8 (tc::wgmma_m64nNk16_d_coord)
+  float acc[D / 2] = {};                // O, unnormalised
+  float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
+  const std::uint32_t q_addr = tc::shared_address(q_tile), k_addr = tc::shared_address(k_tile);
+  // Q lands before anything else; waited for even where no key tile follows (a causal block that sees no key), so
+  // that no block leaves with a TMA still writing into its shared memory.
+  tc::mbarrier_wait_parity(q_full, 0);
+  const std::uint64_t v_desc = tc::encode_wgmma_descriptor(
+      tc::mn_major_tile_descriptor(tc::Swizzle::B128, tc::shared_address(v_tile), BN * 128));  // panels BN rows apart
+  for (int j = 0; j < tiles; ++j) {
+    if (threadIdx.x == 0) {  // K and V of keys 64j .. 64j + 63, onto one barrier
+      // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
+      const int key = kt0 + BN * tc::mutation_point(tc::MutationSite::KSlice, j, tiles);
+      tc::mbarrier_arrive_expect_tx(kv_full, Tile::kKBytes + Tile::kVBytes);
+#pragma unroll
+      for (int p = 0; p < Tile::kPanels; ++p) {
+        tc::cp_async_bulk_tensor_3d_global_to_shared(k_tile + p * BN * 128, &map_k, 64 * p, key, kvh, kv_full);
+        tc::cp_async_bulk_tensor_3d_global_to_shared(v_tile + p * BN * 128, &map_v, 64 * p, kt0 + BN * j, kvh,
+                                                     kv_full);
+      }
+    }
+    tc::mbarrier_wait_parity(kv_full, j % 2);
+
+    // S = Q K^T: per head_dim panel, four k16 steps of 32 bytes each (tc::slice_descriptor); the first overwrites S.
+    float sacc[BN / 2];
+    tc::wgmma_fence();
+#pragma unroll
+    for (int p = 0; p < Tile::kPanels; ++p)
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk)
+        tc::wgmma_m64nNk16<BN, T>(sacc, tc::slice_descriptor(q_addr + p * Tile::kBlockM * 128, kk),
+                                  tc::slice_descriptor(k_addr + p * BN * 128, kk), p > 0 || kk > 0);
+    tc::wgmma_commit_group();
+    tc::wgmma_wait_group<0>();
+
+    // Scaled to log2 units, and masked: keys past the sequence, and (causal) past each row's diagonal.
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) {
+      const int row = row0 + lo + 8 * ((i / 2) % 2), key = BN * j + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+      // (A mutation point: a test moves the causal diagonal one key to the right.)
+      const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);
+      const bool visible = key < sk && (!s.causal || causal_visible(row, seen, sq, sk));
+      sacc[i] = visible ? sacc[i] * scale_log2 : -INFINITY;
+    }
+    online_softmax<BN, D>(sacc, acc, m, l);
+
+    // O += P V: P's registers for k16 step t (keys 16t .. 16t + 15) are S's 8t .. 8t + 7, two to a register.
+    std::uint32_t pa[BN / 16][4];
+#pragma unroll
+    for (int t = 0; t < BN / 16; ++t)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) pa[t][r] = pack2<T>(sacc[8 * t + 2 * r], sacc[8 * t + 2 * r + 1]);
+    tc::wgmma_fence();  // P's registers and O's (rescaled) were written outside wgmma
+#pragma unroll
+    for (int t = 0; t < BN / 16; ++t)  // keys 16t ..: 16 rows of 128 bytes further into each V panel
+      tc::wgmma_m64nNk16_rs<D, T, tc::WgmmaMajor::MN>(acc, pa[t], tc::advance_wgmma_descriptor(v_desc, 2048u * t),
+                                                       true);
+    tc::wgmma_commit_group();
+    tc::wgmma_wait_group<0>();
+    __syncthreads();  // every thread's wgmmas have read K and V before thread 0 loads the next tile over them
+  }
+
+  // O = acc / l and L = ln 2 (m + log2 l), each row's sum first added over its four lanes; a row that saw no key
+  // (l = 0) writes O = 0 and L = -inf.
+  float inv[2], lse_row[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float sum = quad_sum(l[r]);
+    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    lse_row[r] = sum > 0.0f ? (m[r] + log2f(sum)) * 0.6931471805599453f : -INFINITY;  // ln 2
+  }
+#pragma unroll
+  for (int i = 0; i < D / 2; i += 2) {  // registers i, i + 1: one row, two neighbouring columns
+    const int row = lo + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4);
+    if (row0 + row >= sq) continue;
+    const float f = inv[(i / 2) % 2];
+    *reinterpret_cast<std::uint32_t*>(o + (std::int64_t(qt0 + row) * s.heads + h) * D + col) =
+        pack2<T>(acc[i] * f, acc[i + 1] * f);
+  }
+  if (lane % 4 == 0)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int i = row0 + lo + 8 * r;
+      if (i < sq) lse[lse_index(s, b, h, i, qt0 - row0 + i)] = lse_row[r];
+    }
+}
+// [/doc:step1_kernel]
+
+}  // namespace attention

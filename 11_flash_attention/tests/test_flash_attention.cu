@@ -1,0 +1,152 @@
+// Chapter 11's tests. Host: the problem's rules and counts, the mask, the accumulator-to-A identity. GPU (SM 9.0):
+// every step against the fp32 reference on every head_dim, causal and not, GQA, varlen, ragged lengths; and the
+// planted bugs, which the check must catch.
+#include "run.cuh"
+
+#include "tc/layouts/wgmma.hpp"
+#include "tc_test/catch.hpp"
+#include "tc_test/planted_bugs.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using attention::Shape;
+
+Shape shape(int batch, int seqlen, int heads, int kv_heads, int head_dim, bool causal) {
+  Shape s;
+  s.batch = batch;
+  s.seqlen_q = s.seqlen_k = seqlen;
+  s.heads = heads;
+  s.kv_heads = kv_heads;
+  s.head_dim = head_dim;
+  s.causal = causal;
+  return s;
+}
+
+// A varlen batch of these sequence lengths.
+Shape varlen(const std::vector<int>& lengths, int heads, int kv_heads, int head_dim, bool causal) {
+  Shape s = shape(int(lengths.size()), 0, heads, kv_heads, head_dim, causal);
+  s.cu_seqlens = {0};
+  for (int n : lengths) {
+    s.cu_seqlens.push_back(s.cu_seqlens.back() + n);
+    s.seqlen_q = s.seqlen_k = std::max(s.seqlen_q, n);
+  }
+  return s;
+}
+
+std::string describe(const Shape& s) {
+  return "batch " + std::to_string(s.batch) + ", seqlen " + std::to_string(s.seqlen_q) + " x " +
+         std::to_string(s.seqlen_k) + ", heads " + std::to_string(s.heads) + "/" + std::to_string(s.kv_heads) +
+         ", head_dim " + std::to_string(s.head_dim) + (s.causal ? ", causal" : "") +
+         (s.cu_seqlens.empty() ? "" : ", varlen");
+}
+
+template <typename T>
+attention::CheckResult check_step1(const Shape& s, std::uint64_t seed = 11) {
+  attention::Problem<T> p = attention::make_problem<T>(s, seed);
+  return attention::run_and_check(p, [](const Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+    attention::launch_step1(sh, t, st);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("an attention problem breaks each rule with one line", "[host]") {
+  CHECK_FALSE(attention::shape_problem(shape(2, 100, 32, 8, 128, true)));
+  CHECK(attention::shape_problem(shape(1, 100, 6, 4, 128, false)).value().find("multiple of kv_heads") !=
+        std::string::npos);
+  CHECK(attention::shape_problem(shape(1, 100, 4, 4, 96, false)).value().find("head_dim 96") != std::string::npos);
+  CHECK(attention::shape_problem(shape(1, 0, 4, 4, 64, false)).value().find("at least 1") != std::string::npos);
+  Shape bad = varlen({3, 5}, 4, 4, 64, false);
+  bad.cu_seqlens = {0, 5, 5};
+  CHECK(attention::shape_problem(bad).value().find("must increase") != std::string::npos);
+  bad.cu_seqlens = {1, 3, 8};
+  CHECK(attention::shape_problem(bad).value().find("start at 0") != std::string::npos);
+  bad.cu_seqlens = {0, 3};
+  CHECK(attention::shape_problem(bad).value().find("batch + 1") != std::string::npos);
+  CHECK(attention::shape_problem(shape(1, 1 << 20, 64, 8, 256, false)).value().find("2^31") != std::string::npos);
+  for (const auto& why : {attention::shape_problem(shape(1, 100, 6, 4, 128, false)),
+                          attention::shape_problem(shape(1, 1 << 20, 64, 8, 256, false))})
+    CHECK(why.value().find('\n') == std::string::npos);
+}
+
+TEST_CASE("FLOPs are counted as FlashAttention counts them, halved for causal", "[host]") {
+  CHECK(attention::flops(shape(2, 1024, 16, 16, 128, false)) == 4.0 * 1024 * 1024 * 128 * 16 * 2);
+  CHECK(attention::flops(shape(2, 1024, 16, 16, 128, true)) == 2.0 * 1024 * 1024 * 128 * 16 * 2);
+  CHECK(attention::flops(varlen({3, 5}, 2, 1, 64, false)) == 4.0 * (9 + 25) * 64 * 2);
+}
+
+TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads one KV head", "[host]") {
+  CHECK(attention::causal_visible(0, 0, 8, 8));
+  CHECK_FALSE(attention::causal_visible(0, 1, 8, 8));
+  CHECK(attention::causal_visible(7, 7, 8, 8));
+  CHECK(attention::causal_visible(0, 4, 4, 8));       // more keys than queries: row 0 sees keys 0..4
+  CHECK_FALSE(attention::causal_visible(0, 0, 8, 4));  // more queries than keys: rows 0..3 see none
+  CHECK(attention::causal_visible(4, 0, 8, 4));
+  CHECK(attention::kv_head_of(31, 32, 8) == 7);
+  CHECK(attention::kv_head_of(3, 32, 8) == 0);
+  static_assert(tc::wgmma_accumulator_is_next_a());
+  CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (step1_one_warpgroup.cuh)
+}
+
+TEST_CASE("step 1 matches the reference on every head_dim, causal and not, at lengths not a multiple of the tile",
+          "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  for (int d : {64, 128, 256})
+    for (bool causal : {false, true})
+      for (int seqlen : {1, 77, 130, 512}) {
+        const Shape s = shape(2, seqlen, 3, 3, d, causal);
+        const attention::CheckResult r = check_step1<__nv_bfloat16>(s);
+        INFO(describe(s) << ": O off " << r.o_off << " (worst " << r.o_worst << " of its bound), L off " << r.l_off);
+        CHECK(r.pass());
+      }
+}
+
+TEST_CASE("step 1 matches the reference in fp16, with GQA, and with more queries than keys", "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  std::vector<Shape> shapes = {shape(1, 300, 4, 4, 128, true), shape(2, 200, 8, 2, 128, false),
+                               shape(1, 129, 32, 8, 64, true)};
+  Shape more_queries = shape(1, 100, 2, 1, 128, true);
+  more_queries.seqlen_k = 40;  // rows 0..59 see no key: O = 0, L = -inf
+  shapes.push_back(more_queries);
+  for (const Shape& s : shapes) {
+    const attention::CheckResult r16 = check_step1<__half>(s), rb = check_step1<__nv_bfloat16>(s);
+    INFO(describe(s) << ": fp16 O off " << r16.o_off << ", bf16 O off " << rb.o_off);
+    CHECK(r16.pass());
+    CHECK(rb.pass());
+  }
+}
+
+TEST_CASE("step 1 matches the reference on a varlen batch of lengths 1, 17, 127, 128, 129 and 4097", "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  for (bool causal : {false, true}) {
+    const Shape s = varlen({1, 17, 127, 128, 129, 4097}, 4, 2, 128, causal);
+    const attention::CheckResult r = check_step1<__nv_bfloat16>(s);
+    INFO(describe(s) << ": O off " << r.o_off << ", L off " << r.l_off);
+    CHECK(r.pass());
+  }
+}
+
+TEST_CASE("the check fails step 1 with each planted bug, at two key tiles and at seqlen 4096", "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  using tc::test::PlantedBug;
+  for (int seqlen : {65, 4096})
+    for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
+                           PlantedBug::WrongKvHead}) {
+      const Shape s = shape(1, seqlen, 4, 2, 128, true);
+      // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
+      attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
+      const auto launch = [](const Shape& sh, const attention::DeviceTensors<__nv_bfloat16>& t, cudaStream_t st) {
+        attention::launch_step1(sh, t, st);
+      };
+      CHECK(attention::run_and_check(p, launch).pass());  // without the bug, first
+      const tc::test::PlantedBugScope plant(bug);
+      INFO("seqlen " << seqlen << ", bug " << int(bug));
+      CHECK_FALSE(attention::run_and_check(p, launch).pass());
+    }
+}
