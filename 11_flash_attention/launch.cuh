@@ -4,6 +4,7 @@
 #include "problem.hpp"
 #include "reference.cuh"
 #include "step1_one_warpgroup.cuh"
+#include "step2_warp_specialized.cuh"
 
 #include "tc/check.hpp"
 #include "tc/tma.hpp"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 namespace attention {
@@ -55,28 +57,47 @@ CUtensorMap token_map(const T* base, std::int64_t tokens, int heads, int head_di
 // log2(e) / sqrt(head_dim): the kernels' scores in log2 units, so that the softmax takes exp2 (one MUFU.EX2).
 inline float scale_log2(int head_dim) { return float(1.4426950408889634 / std::sqrt(double(head_dim))); }
 
-// Step 1 on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU. Errors:
-// std::invalid_argument (the maps), tc::CudaError (the launch).
-template <typename T>
-void launch_step1(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
-  auto launch = [&](auto tile) {
-    using Tile = decltype(tile);
-    const CUtensorMap map_q = token_map(t.q, total_q(s), s.heads, s.head_dim, Tile::kBlockM);
-    const CUtensorMap map_k = token_map(t.k, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
-    const CUtensorMap map_v = token_map(t.v, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
-    auto kernel = step1_attention_kernel<Tile, T>;
-    TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
-    const dim3 grid((s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM, s.heads, s.batch);
-    kernel<<<grid, 128, Tile::kSmemBytes, stream>>>(map_q, map_k, map_v, t.o, t.lse, device_shape(s, t.cu_seqlens),
-                                                    scale_log2(s.head_dim));
-    TC_CHECK(cudaGetLastError());
-  };
+// A step's kernel on `s`: Q in boxes of 64 rows (one warpgroup's), K and V in tiles of Tile::kBlockN keys; grid
+// (ceil(seqlen_q / Tile::kBlockM), heads, batch) of `threads`. Kernel is the step's kernel for Tile and T.
+template <typename Tile, typename T, typename Kernel>
+void launch_tiled(Kernel kernel, int threads, const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  const CUtensorMap map_q = token_map(t.q, total_q(s), s.heads, s.head_dim, 64);
+  const CUtensorMap map_k = token_map(t.k, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
+  const CUtensorMap map_v = token_map(t.v, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
+  TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
+  const dim3 grid((s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM, s.heads, s.batch);
+  kernel<<<grid, threads, Tile::kSmemBytes, stream>>>(map_q, map_k, map_v, t.o, t.lse, device_shape(s, t.cu_seqlens),
+                                                      scale_log2(s.head_dim));
+  TC_CHECK(cudaGetLastError());
+}
+
+// Calls f(std::integral_constant<int, head_dim>{}) for the head_dim of `s`. Errors: std::invalid_argument for one
+// the kernels are not built for.
+template <typename F>
+void with_head_dim(const Shape& s, F f) {
   switch (s.head_dim) {
-    case 64: return launch(Step1Tile<64>{});
-    case 128: return launch(Step1Tile<128>{});
-    case 256: return launch(Step1Tile<256>{});
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    case 256: return f(std::integral_constant<int, 256>{});
     default: throw std::invalid_argument("head_dim " + std::to_string(s.head_dim) + " is not supported");
   }
+}
+
+// Step 1 (and 2) on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU.
+// Errors: std::invalid_argument (the maps, the head_dim), tc::CudaError (the launch).
+template <typename T>
+void launch_step1(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  with_head_dim(s, [&](auto d) {
+    using Tile = Step1Tile<decltype(d)::value>;
+    launch_tiled<Tile>(step1_attention_kernel<Tile, T>, 128, s, t, stream);
+  });
+}
+template <typename T>
+void launch_step2(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  with_head_dim(s, [&](auto d) {
+    using Tile = Step2Tile<decltype(d)::value>;
+    launch_tiled<Tile>(step2_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream);
+  });
 }
 
 // The reference on `s`, into o_ref and l_ref (fp32). Errors: tc::CudaError.

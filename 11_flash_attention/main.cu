@@ -34,11 +34,16 @@ template <typename T>
 int run(const attention::Shape& s, int warmup, int repeats) {
   attention::Problem<T> p = attention::make_problem<T>(s, 2026);
   std::printf("%-24s %9s %9s\n", "step", "ms", "TFLOP/s");
-  const bool ok = run_step("1 one warpgroup", p,
-                           [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                             attention::launch_step1(sh, t, st);
-                           },
-                           warmup, repeats);
+  bool ok = run_step("1 one warpgroup", p,
+                     [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                       attention::launch_step1(sh, t, st);
+                     },
+                     warmup, repeats);
+  ok &= run_step("2 warp-specialized", p,
+                 [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                   attention::launch_step2(sh, t, st);
+                 },
+                 warmup, repeats);
   std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
               "median of %d launches after %d warm-up\n",
               repeats, warmup);

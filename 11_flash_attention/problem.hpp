@@ -44,7 +44,9 @@ struct Shape {
 __host__ __device__ constexpr int kv_head_of(int h, int heads, int kv_heads) { return h / (heads / kv_heads); }
 
 // Whether query i (of seqlen_q) may see key j (of seqlen_k) under the bottom-right causal mask.
-__host__ __device__ constexpr bool causal_visible(int i, int j, int seqlen_q, int seqlen_k) { return j <= i + seqlen_k - seqlen_q; }
+__host__ __device__ constexpr bool causal_visible(int i, int j, int seqlen_q, int seqlen_k) {
+  return j <= i + seqlen_k - seqlen_q;
+}
 
 // The lengths of sequence b (queries and keys are the same tokens with varlen).
 inline int seqlen_q_of(const Shape& s, int b) {

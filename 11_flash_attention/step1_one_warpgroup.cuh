@@ -102,6 +102,38 @@ __device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], floa
 }
 // [/doc:online_softmax]
 
+// [doc:epilogue]
+// The end of a warpgroup's 64 query rows (block rows row0 .. row0 + 63 of sequence b, whose token 0 is `token0`):
+// O = acc / l and L = ln 2 (m + log2 l), each row's sum first added over its four lanes; a row that saw no key
+// (l = 0) writes O = 0 and L = -inf; rows at or past sq (a tile past the sequence's end) write nothing.
+template <typename T, int D>
+__device__ inline void write_o_and_lse(const float (&acc)[D / 2], const float (&m)[2], const float (&l)[2], T* o,
+                                       float* lse, const DeviceShape& s, int b, int h, int row0, int token0, int sq) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, lo = 16 * warp + lane / 4;
+  float inv[2], lse_row[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    const float sum = quad_sum(l[r]);
+    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    lse_row[r] = sum > 0.0f ? (m[r] + log2f(sum)) * 0.6931471805599453f : -INFINITY;  // ln 2: L in natural log
+  }
+#pragma unroll
+  for (int i = 0; i < D / 2; i += 2) {  // registers i, i + 1: one row, two neighbouring columns
+    const int row = row0 + lo + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4);
+    if (row >= sq) continue;
+    const float f = inv[(i / 2) % 2];
+    *reinterpret_cast<std::uint32_t*>(o + (std::int64_t(token0 + row) * s.heads + h) * D + col) =
+        pack2<T>(acc[i] * f, acc[i + 1] * f);
+  }
+  if (lane % 4 == 0)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const int row = row0 + lo + 8 * r;
+      if (row < sq) lse[lse_index(s, b, h, row, token0 + row)] = lse_row[r];
+    }
+}
+// [/doc:epilogue]
+
 // [doc:step1_kernel]
 // Block (x, h, b): query rows 64x .. 64x + 63 of head h of sequence b. O = softmax(Q K^T / sqrt(d)) V and L as
 // problem.hpp states. Maps: rank 3 over the packed tokens, [tokens, heads, head_dim] (Q) and [tokens, kv_heads,
@@ -206,29 +238,7 @@ __global__ void __launch_bounds__(128, 1)
     __syncthreads();  // every thread's wgmmas have read K and V before thread 0 loads the next tile over them
   }
 
-  // O = acc / l and L = ln 2 (m + log2 l), each row's sum first added over its four lanes; a row that saw no key
-  // (l = 0) writes O = 0 and L = -inf.
-  float inv[2], lse_row[2];
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    const float sum = quad_sum(l[r]);
-    inv[r] = sum > 0.0f ? 1.0f / sum : 0.0f;
-    lse_row[r] = sum > 0.0f ? (m[r] + log2f(sum)) * 0.6931471805599453f : -INFINITY;  // ln 2
-  }
-#pragma unroll
-  for (int i = 0; i < D / 2; i += 2) {  // registers i, i + 1: one row, two neighbouring columns
-    const int row = lo + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4);
-    if (row0 + row >= sq) continue;
-    const float f = inv[(i / 2) % 2];
-    *reinterpret_cast<std::uint32_t*>(o + (std::int64_t(qt0 + row) * s.heads + h) * D + col) =
-        pack2<T>(acc[i] * f, acc[i + 1] * f);
-  }
-  if (lane % 4 == 0)
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      const int i = row0 + lo + 8 * r;
-      if (i < sq) lse[lse_index(s, b, h, i, qt0 - row0 + i)] = lse_row[r];
-    }
+  write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, row0, qt0 - row0, sq);
 }
 // [/doc:step1_kernel]
 

@@ -46,12 +46,20 @@ std::string describe(const Shape& s) {
          (s.cu_seqlens.empty() ? "" : ", varlen");
 }
 
+// Step `step`'s launcher, as run_and_check takes it.
 template <typename T>
-attention::CheckResult check_step1(const Shape& s, std::uint64_t seed = 11) {
+auto launcher(int step) {
+  return [step](const Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+    if (step == 1) attention::launch_step1(sh, t, st);
+    if (step == 2) attention::launch_step2(sh, t, st);
+  };
+}
+constexpr int kSteps[] = {1, 2};
+
+template <typename T>
+attention::CheckResult check_step(int step, const Shape& s, std::uint64_t seed = 11) {
   attention::Problem<T> p = attention::make_problem<T>(s, seed);
-  return attention::run_and_check(p, [](const Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-    attention::launch_step1(sh, t, st);
-  });
+  return attention::run_and_check(p, launcher<T>(step));
 }
 
 }  // namespace
@@ -94,59 +102,61 @@ TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads
   CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (step1_one_warpgroup.cuh)
 }
 
-TEST_CASE("step 1 matches the reference on every head_dim, causal and not, at lengths not a multiple of the tile",
+TEST_CASE("every step matches the reference on every head_dim, causal and not, at lengths not a multiple of a tile",
           "[gpu]") {
   tc::test::require_exact_gpu(90);
-  for (int d : {64, 128, 256})
-    for (bool causal : {false, true})
-      for (int seqlen : {1, 77, 130, 512}) {
-        const Shape s = shape(2, seqlen, 3, 3, d, causal);
-        const attention::CheckResult r = check_step1<__nv_bfloat16>(s);
-        INFO(describe(s) << ": O off " << r.o_off << " (worst " << r.o_worst << " of its bound), L off " << r.l_off);
-        CHECK(r.pass());
-      }
+  for (int step : kSteps)
+    for (int d : {64, 128, 256})
+      for (bool causal : {false, true})
+        for (int seqlen : {1, 77, 130, 512}) {
+          const Shape s = shape(2, seqlen, 3, 3, d, causal);
+          const attention::CheckResult r = check_step<__nv_bfloat16>(step, s);
+          INFO("step " << step << ", " << describe(s) << ": O off " << r.o_off << " (worst " << r.o_worst
+                       << " of its bound), L off " << r.l_off);
+          CHECK(r.pass());
+        }
 }
 
-TEST_CASE("step 1 matches the reference in fp16, with GQA, and with more queries than keys", "[gpu]") {
+TEST_CASE("every step matches the reference in fp16, with GQA, and with more queries than keys", "[gpu]") {
   tc::test::require_exact_gpu(90);
   std::vector<Shape> shapes = {shape(1, 300, 4, 4, 128, true), shape(2, 200, 8, 2, 128, false),
                                shape(1, 129, 32, 8, 64, true)};
   Shape more_queries = shape(1, 100, 2, 1, 128, true);
   more_queries.seqlen_k = 40;  // rows 0..59 see no key: O = 0, L = -inf
   shapes.push_back(more_queries);
-  for (const Shape& s : shapes) {
-    const attention::CheckResult r16 = check_step1<__half>(s), rb = check_step1<__nv_bfloat16>(s);
-    INFO(describe(s) << ": fp16 O off " << r16.o_off << ", bf16 O off " << rb.o_off);
-    CHECK(r16.pass());
-    CHECK(rb.pass());
-  }
+  for (int step : kSteps)
+    for (const Shape& s : shapes) {
+      const attention::CheckResult r16 = check_step<__half>(step, s), rb = check_step<__nv_bfloat16>(step, s);
+      INFO("step " << step << ", " << describe(s) << ": fp16 O off " << r16.o_off << ", bf16 O off " << rb.o_off);
+      CHECK(r16.pass());
+      CHECK(rb.pass());
+    }
 }
 
-TEST_CASE("step 1 matches the reference on a varlen batch of lengths 1, 17, 127, 128, 129 and 4097", "[gpu]") {
+TEST_CASE("every step matches the reference on a varlen batch of lengths 1, 17, 127, 128, 129 and 4097", "[gpu]") {
   tc::test::require_exact_gpu(90);
-  for (bool causal : {false, true}) {
-    const Shape s = varlen({1, 17, 127, 128, 129, 4097}, 4, 2, 128, causal);
-    const attention::CheckResult r = check_step1<__nv_bfloat16>(s);
-    INFO(describe(s) << ": O off " << r.o_off << ", L off " << r.l_off);
-    CHECK(r.pass());
-  }
+  for (int step : kSteps)
+    for (bool causal : {false, true}) {
+      const Shape s = varlen({1, 17, 127, 128, 129, 4097}, 4, 2, 128, causal);
+      const attention::CheckResult r = check_step<__nv_bfloat16>(step, s);
+      INFO("step " << step << ", " << describe(s) << ": O off " << r.o_off << ", L off " << r.l_off);
+      CHECK(r.pass());
+    }
 }
 
-TEST_CASE("the check fails step 1 with each planted bug, at two key tiles and at seqlen 4096", "[gpu]") {
+TEST_CASE("the check fails every step with each planted bug, at two key tiles and at seqlen 4096", "[gpu]") {
   tc::test::require_exact_gpu(90);
   using tc::test::PlantedBug;
-  for (int seqlen : {65, 4096})
-    for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
-                           PlantedBug::WrongKvHead}) {
-      const Shape s = shape(1, seqlen, 4, 2, 128, true);
-      // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
-      attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
-      const auto launch = [](const Shape& sh, const attention::DeviceTensors<__nv_bfloat16>& t, cudaStream_t st) {
-        attention::launch_step1(sh, t, st);
-      };
-      CHECK(attention::run_and_check(p, launch).pass());  // without the bug, first
-      const tc::test::PlantedBugScope plant(bug);
-      INFO("seqlen " << seqlen << ", bug " << int(bug));
-      CHECK_FALSE(attention::run_and_check(p, launch).pass());
-    }
+  for (int step : kSteps)
+    for (int seqlen : {129, 4096})  // 129: two key tiles of 128 (step 2) and three of 64 (step 1)
+      for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
+                             PlantedBug::WrongKvHead}) {
+        const Shape s = shape(1, seqlen, 4, 2, 128, true);
+        // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
+        attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
+        CHECK(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());  // without the bug, first
+        const tc::test::PlantedBugScope plant(bug);
+        INFO("step " << step << ", seqlen " << seqlen << ", bug " << int(bug));
+        CHECK_FALSE(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());
+      }
 }

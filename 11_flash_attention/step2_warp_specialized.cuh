@@ -1,0 +1,184 @@
+// Chapter 11, step 2 -- a TMA ring and warp specialization: a producer warpgroup loads, two consumer warpgroups
+// compute.
+//
+// What it adds over step 1: in step 1 the warpgroup that computes also waits for every load, and a key tile's loads
+// start only once the previous tile's P V has read its buffers. Here a producer warpgroup (one thread of it issues
+// the TMA loads; setmaxnreg gives its registers to the others) fills rings of kStages stages ahead of the
+// consumers: one ring for K, one for V, each stage with its own "full" and "empty" barriers, so that a consumer
+// starts S = Q K^T as soon as K has landed, while V may still be on its way, and hands K's stage back as soon as
+// S is computed. Q is loaded once, onto a barrier of its own. Two consumer warpgroups own 64 query rows each (the
+// block: 128 rows), so that each K and V tile loaded serves 128 rows, and each consumer has 240 registers for its
+// S, P and O. The rings are common's (tc/ws_pipeline.cuh: tc::ws_ring_init, tc::WsConsumerRing), which chapter 08
+// built for GEMMs, here two of them in one block.
+#pragma once
+
+#include "problem.hpp"
+#include "reference.cuh"
+#include "step1_one_warpgroup.cuh"
+
+#include "tc/layouts/mbarrier_ring.hpp"
+#include "tc/mbarrier.cuh"
+#include "tc/mutation_point.cuh"
+#include "tc/shared_address.cuh"
+#include "tc/warpgroup.cuh"
+#include "tc/wgmma.cuh"
+#include "tc/wgmma_slice.cuh"
+#include "tc/ws_pipeline.cuh"
+
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace attention {
+
+// [doc:step2_tile]
+// 128 query rows a block (two consumers of 64), key tiles of 128 (64 at head_dim 256, where O alone takes 128
+// registers a thread), kStages stages a ring. Shared memory: Q (128 x head_dim) and kStages tiles each of K and V
+// (kBlockN x head_dim), 160 KB at head_dim 128, 192 KB at 256. Registers a consumer thread: O head_dim / 2, S kBlockN
+// / 2, P kBlockN / 4 (160 at head_dim 128, of the 240 that setmaxnreg gives it).
+template <int HeadDim>
+struct Step2Tile {
+  static constexpr int kHeadDim = HeadDim;
+  static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
+  static constexpr int kBlockM = 64 * kConsumers, kBlockN = HeadDim <= 128 ? 128 : 64, kStages = 2;
+  static constexpr int kPanels = HeadDim / 64;
+  static constexpr int kQBytes = kBlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
+  static constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;
+  static constexpr int kAlign = 1024;  // the 128B swizzle's repeat: every tile and panel starts on it
+  static constexpr int kBarriers = 1 + 4 * kStages;  // Q's; K's and V's full and empty
+  static constexpr int kSmemBytes = kAlign + kQBytes + 2 * kStages * kTileBytes + 8 * kBarriers;
+  static_assert(HeadDim % 64 == 0 && HeadDim <= 256, "head_dim in whole 128-byte panels; wgmma's N is at most 256");
+  static_assert(HeadDim / 2 + kBlockN / 2 + kBlockN / 4 + 48 <= kConsumerRegisters,
+                "O, S and P, and room for the rest");
+  static_assert((kProducerRegisters + kConsumers * kConsumerRegisters) * 128 <= 65536, "the SM's 65,536 registers");
+  static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
+};
+// [/doc:step2_tile]
+
+// [doc:step2_kernel]
+// Block (x, h, b): query rows 128x .. 128x + 127 of head h of sequence b, consumer c (warpgroup c + 1) rows 64c ..
+// 64c + 63 of them. As step 1's kernel otherwise (maps, layouts, scale_log2, masking). Preconditions: grid
+// (ceil(seqlen_q / 128), heads, batch), block Tile::kThreads, Tile::kSmemBytes of dynamic shared memory; sm_90a.
+// Errors: none reported. Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor", "wgmma.mma_async";
+// FlashAttention-3 (Shah et al., 2024), section 3.1.
+template <typename Tile, typename T>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    step2_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                           const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
+                           const DeviceShape s, float scale_log2) {
+  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages, kPanelQ = 64 * 128;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* const q_tile = tc::aligned_smem(smem_raw);  // consumer c's 64 rows: panels at c * D * 128 on
+  unsigned char* const k_ring = q_tile + Tile::kQBytes;      // stage i: i * kTileBytes on; panel p: p * BN * 128 on
+  unsigned char* const v_ring = k_ring + S * Tile::kTileBytes;
+  std::uint64_t* const q_full = reinterpret_cast<std::uint64_t*>(v_ring + S * Tile::kTileBytes);
+  std::uint64_t *const k_full = q_full + 1, *const k_empty = k_full + S;
+  std::uint64_t *const v_full = k_empty + S, *const v_empty = v_full + S;
+  const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
+  const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
+  if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
+  const int token0 = first_token(s, b, s.seqlen_q), kt0 = first_token(s, b, s.seqlen_k);
+  const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
+  const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
+
+  // Two rings, each stage's "full" barrier armed by the producer (one arrival and the bytes) and its "empty" one
+  // by both consumers; then Q's. tc::ws_cluster_start orders every thread's first wait after the init.
+  tc::ws_ring_init<S, Tile::kConsumers, 1>(k_full, k_empty);
+  tc::ws_ring_init<S, Tile::kConsumers, 1>(v_full, v_empty);
+  if (threadIdx.x == 0) {
+    tc::mbarrier_init(q_full, 1);
+    tc::fence_mbarrier_init_release_cluster();  // Q's barrier too exists before the TMA unit completes bytes on it
+  }
+  tc::ws_cluster_start();
+
+  const int warpgroup = tc::warpgroup_index();
+  if (warpgroup == 0) {
+    tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
+    if (threadIdx.x == 0) {
+      // (A mutation point: a test reads another KV head than the group's.)
+      const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
+      tc::mbarrier_arrive_expect_tx(q_full, Tile::kQBytes);
+#pragma unroll
+      for (int c = 0; c < Tile::kConsumers; ++c)
+#pragma unroll
+        for (int p = 0; p < Tile::kPanels; ++p)
+          tc::cp_async_bulk_tensor_3d_global_to_shared(q_tile + c * D * 128 + p * kPanelQ, &map_q, 64 * p,
+                                                       token0 + row0 + 64 * c, h, q_full);
+      for (int j = 0; j < tiles; ++j) {  // K, then V, of keys BN j ..: each waits for its own stage to be free
+        const tc::RingSlot slot = tc::ring_slot(j, S);
+        // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
+        const int k_key = kt0 + BN * tc::mutation_point(tc::MutationSite::KSlice, j, tiles);
+        tc::mbarrier_wait_parity(&k_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+        tc::mbarrier_arrive_expect_tx(&k_full[slot.stage], Tile::kTileBytes);
+#pragma unroll
+        for (int p = 0; p < Tile::kPanels; ++p)
+          tc::cp_async_bulk_tensor_3d_global_to_shared(k_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_k,
+                                                       64 * p, k_key, kvh, &k_full[slot.stage]);
+        tc::mbarrier_wait_parity(&v_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+        tc::mbarrier_arrive_expect_tx(&v_full[slot.stage], Tile::kTileBytes);
+#pragma unroll
+        for (int p = 0; p < Tile::kPanels; ++p)
+          tc::cp_async_bulk_tensor_3d_global_to_shared(v_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_v,
+                                                       64 * p, kt0 + BN * j, kvh, &v_full[slot.stage]);
+      }
+    }
+  } else {
+    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
+    const int c = warpgroup - 1, lane = threadIdx.x % 32, lo = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
+    const int crow0 = row0 + 64 * c;  // this consumer's first row
+    const tc::WsConsumerRing<S, 1> k_slots(k_full, k_empty), v_slots(v_full, v_empty);
+    const std::uint32_t q_addr = tc::shared_address(q_tile + c * D * 128);
+    const std::uint32_t k_addr = tc::shared_address(k_ring), v_addr = tc::shared_address(v_ring);
+    float acc[D / 2] = {};
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
+    tc::mbarrier_wait_parity(q_full, 0);
+    for (int j = 0; j < tiles; ++j) {
+      // S = Q K^T, as step 1's, from K's stage; the stage goes back as soon as the wgmmas have read it.
+      const int ks = k_slots.wait(j).stage;
+      float sacc[BN / 2];
+      tc::wgmma_fence();
+#pragma unroll
+      for (int p = 0; p < Tile::kPanels; ++p)
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk)
+          tc::wgmma_m64nNk16<BN, T>(sacc, tc::slice_descriptor(q_addr + p * kPanelQ, kk),
+                                    tc::slice_descriptor(k_addr + ks * Tile::kTileBytes + p * BN * 128, kk),
+                                    p > 0 || kk > 0);
+      tc::wgmma_commit_group();
+      tc::wgmma_wait_group<0>();
+      k_slots.release(ks);
+
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) {  // scaled and masked, as step 1's
+        const int row = crow0 + lo + 8 * ((i / 2) % 2), key = BN * j + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+        const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);  // a test: one key more
+        const bool visible = key < sk && (!s.causal || causal_visible(row, seen, sq, sk));
+        sacc[i] = visible ? sacc[i] * scale_log2 : -INFINITY;
+      }
+      online_softmax<BN, D>(sacc, acc, m, l);
+      std::uint32_t pa[BN / 16][4];
+#pragma unroll
+      for (int t = 0; t < BN / 16; ++t)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) pa[t][r] = pack2<T>(sacc[8 * t + 2 * r], sacc[8 * t + 2 * r + 1]);
+
+      // O += P V from V's stage, then the stage goes back.
+      const int vs = v_slots.wait(j).stage;
+      const std::uint64_t v_desc = tc::encode_wgmma_descriptor(
+          tc::mn_major_tile_descriptor(tc::Swizzle::B128, v_addr + vs * Tile::kTileBytes, BN * 128));
+      tc::wgmma_fence();
+#pragma unroll
+      for (int t = 0; t < BN / 16; ++t)
+        tc::wgmma_m64nNk16_rs<D, T, tc::WgmmaMajor::MN>(acc, pa[t], tc::advance_wgmma_descriptor(v_desc, 2048u * t),
+                                                         true);
+      tc::wgmma_commit_group();
+      tc::wgmma_wait_group<0>();
+      v_slots.release(vs);
+    }
+    write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
+  }
+  tc::ws_cluster_finish();  // every thread, the producer warpgroup's idle ones too, before the block leaves
+}
+// [/doc:step2_kernel]
+
+}  // namespace attention
