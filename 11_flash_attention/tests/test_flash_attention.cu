@@ -3,6 +3,9 @@
 // planted bugs, which the check must catch.
 #include "run.cuh"
 
+#include "tools/figures.hpp"
+
+#include "tc/layout_maps.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc_test/catch.hpp"
 #include "tc_test/planted_bugs.cuh"
@@ -100,6 +103,22 @@ TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads
   CHECK(attention::kv_head_of(3, 32, 8) == 0);
   static_assert(tc::wgmma_accumulator_is_next_a());
   CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (step1_one_warpgroup.cuh)
+}
+
+TEST_CASE("S's accumulator registers are P's A operand, slot for slot, and the figures that show it are current",
+          "[host]") {
+  for (int warp = 0; warp < 4; ++warp)
+    for (int n : {16, 64, 128, 256}) {
+      const tc::LaneMap d = tc::wgmma_d_map(n, warp), a = tc::wgmma_a_registers_map(n / 16, warp);
+      int differ = 0;
+      for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < n / 2; ++i)
+          differ += d.at(lane, i).row != a.at(lane, i).row || d.at(lane, i).col != a.at(lane, i).col;
+      INFO("warp " << warp << ", n " << n);
+      CHECK(differ == 0);
+    }
+  tc::test::check_committed_figures(chapter_figures(), TC_FIGURES_DIR,
+                                    "build/<preset>/11_flash_attention/11_figures --out docs/figures");
 }
 
 TEST_CASE("every step matches the reference on every head_dim, causal and not, at lengths not a multiple of a tile",

@@ -56,4 +56,19 @@ inline LaneMap wgmma_d_map(int n, int warp) {
   return map;
 }
 
+// Warp `warp` (0..3) of a warpgroup's register A operand (the RS form of m64nNk16, 16-bit) over k_steps K steps side
+// by side: its 16 rows by 16 k_steps columns, each lane holding 8 elements a step, slot 8t + i being element i of
+// step t (tc::wgmma_m64nNk16_a_coord, shifted 16t columns). For k_steps = n / 16 it equals wgmma_d_map(n, warp), slot
+// for slot: the identity FlashAttention-3's P V rests on (tc::wgmma_accumulator_is_next_a).
+inline LaneMap wgmma_a_registers_map(int k_steps, int warp) {
+  LaneMap map(16, 16 * k_steps, 8 * k_steps);
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    for (int t = 0; t < k_steps; ++t)
+      for (int i = 0; i < 8; ++i) {
+        const Coord c = wgmma_m64nNk16_a_coord(warp, lane, i);
+        map.at(lane, 8 * t + i) = {c.row - 16 * warp, c.col + 16 * t};
+      }
+  return map;
+}
+
 }  // namespace tc
