@@ -1,6 +1,7 @@
 // Chapter 11 -- the check: a kernel's O and L against the fp32 reference's, element by element, each within a bound
 // derived from what the kernel rounds. Host code.
 //
+// [doc:bound]
 // The bound on O. The kernel computes S in fp32 from the 16-bit inputs (the reference's scores, up to the order of
 // the sums), and the softmax in fp32; what it rounds is P (to the input type, to feed P V through wgmma) and O (to
 // the output type). With u the type's unit roundoff (2^-8 for bf16, 2^-11 for fp16):
@@ -10,6 +11,7 @@
 // So |O - O_ref| <= u (max|v| + |O_ref|) + 2^-14 max|v|, where max|v| is over the V the row reads (here over all
 // of V: looser, never tighter). The bound on L: the sums are fp32 on both sides, so |L - L_ref| <= 2^-14 (1 + |L_ref|).
 // A row that sees no key must be O = 0 and L = -inf exactly, on both sides.
+// [/doc:bound]
 #pragma once
 
 #include <algorithm>

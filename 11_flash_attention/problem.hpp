@@ -29,6 +29,7 @@ namespace attention {
 // The head dimensions the chapter's kernels are built for.
 inline constexpr int kHeadDims[] = {64, 128, 256};
 
+// [doc:problem]
 struct Shape {
   int batch = 1;
   int seqlen_q = 0;  // per sequence; with varlen, the longest sequence
@@ -39,6 +40,8 @@ struct Shape {
   bool causal = false;
   std::vector<int> cu_seqlens;  // varlen: batch + 1 offsets from 0; empty when every sequence is seqlen_q long
 };
+
+// [/doc:problem]
 
 // Query head h's KV head under GQA.
 __host__ __device__ constexpr int kv_head_of(int h, int heads, int kv_heads) { return h / (heads / kv_heads); }
