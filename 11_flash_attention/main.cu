@@ -1,5 +1,6 @@
 // Chapter 11: a FlashAttention-3-style forward on Hopper. Read top to bottom: the command line, the problem, each
 // step verified against the fp32 reference, then timed.
+#include "cudnn_sdpa.hpp"
 #include "problem.hpp"
 #include "run.cuh"
 
@@ -15,35 +16,61 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace {
 
-// One step on `shape`: checked, then timed; prints its row. Returns whether the check passed.
+struct Row {
+  std::string name;
+  double ms = 0.0;
+  attention::CheckResult check;
+};
+
+// One launcher on the problem: checked, then timed.
 template <typename T, typename Launch>
-bool run_step(const char* name, attention::Problem<T>& p, Launch launch, int warmup, int repeats) {
-  const attention::CheckResult r = attention::run_and_check(p, launch);
-  const tc::TimingStats t =
-      tc::benchmark([&] { launch(p.shape, p.tensors(), cudaStream_t{nullptr}); }, warmup, repeats);
-  std::printf("%-24s %9.4f %9.1f   O: %s (worst %.2f of its bound), L: %s\n", name, t.median_ms,
-              tc::tflops(attention::flops(p.shape), t.median_ms), r.o_off == 0 ? "match" : "MISMATCH", r.o_worst,
-              r.l_off == 0 ? "match" : "MISMATCH");
-  return r.pass();
+Row run_one(const std::string& name, attention::Problem<T>& p, Launch launch, int warmup, int repeats) {
+  Row row{name, 0.0, attention::run_and_check(p, launch)};
+  row.ms = tc::benchmark([&] { launch(p.shape, p.tensors(), cudaStream_t{nullptr}); }, warmup, repeats).median_ms;
+  return row;
 }
 
 template <typename T>
 int run(const attention::Shape& s, int warmup, int repeats) {
   attention::Problem<T> p = attention::make_problem<T>(s, 2026);
-  std::printf("%-24s %9s %9s\n", "step", "ms", "TFLOP/s");
-  bool ok = run_step("1 one warpgroup", p,
-                     [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                       attention::launch_step1(sh, t, st);
-                     },
-                     warmup, repeats);
-  ok &= run_step("2 warp-specialized", p,
-                 [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                   attention::launch_step2(sh, t, st);
-                 },
-                 warmup, repeats);
+  std::vector<Row> rows;
+  rows.push_back(run_one("1 one warpgroup", p,
+                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                           attention::launch_step1(sh, t, st);
+                         },
+                         warmup, repeats));
+  rows.push_back(run_one("2 warp-specialized", p,
+                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                           attention::launch_step2(sh, t, st);
+                         },
+                         warmup, repeats));
+  double cudnn_ms = 0.0;
+#if defined(TC_HAVE_CUDNN)
+  // The yardstick, on the same tensors, held to the same check.
+  attention::CudnnSdpa sdpa = attention::CudnnSdpa::make<T>(s);
+  const Row cudnn = run_one("cuDNN SDPA " + attention::CudnnSdpa::version(), p,
+                            [&](const attention::Shape&, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                              sdpa.run(t.q, t.k, t.v, t.o, t.lse, st);
+                            },
+                            warmup, repeats);
+  cudnn_ms = cudnn.ms;
+  rows.push_back(cudnn);
+#else
+  std::printf("cuDNN: not found when this binary was built (11_flash_attention/CMakeLists.txt): no yardstick\n");
+#endif
+  std::printf("%-24s %9s %9s %9s   %s\n", "kernel", "ms", "TFLOP/s", "% cuDNN", "check against the fp32 reference");
+  bool ok = true;
+  for (const Row& r : rows) {
+    const std::string vs_cudnn = cudnn_ms > 0.0 ? std::to_string(int(100.0 * cudnn_ms / r.ms + 0.5)) + "%" : "-";
+    std::printf("%-24s %9.4f %9.1f %9s   O %s (worst %.2f of its bound), L %s\n", r.name.c_str(), r.ms,
+                tc::tflops(attention::flops(s), r.ms), vs_cudnn.c_str(), r.check.o_off == 0 ? "match" : "MISMATCH",
+                r.check.o_worst, r.check.l_off == 0 ? "match" : "MISMATCH");
+    ok &= r.check.pass();
+  }
   std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
               "median of %d launches after %d warm-up\n",
               repeats, warmup);

@@ -1,6 +1,7 @@
 // Chapter 11's tests. Host: the problem's rules and counts, the mask, the accumulator-to-A identity. GPU (SM 9.0):
 // every step against the fp32 reference on every head_dim, causal and not, GQA, varlen, ragged lengths; and the
 // planted bugs, which the check must catch.
+#include "cudnn_sdpa.hpp"
 #include "run.cuh"
 
 #include "tools/figures.hpp"
@@ -179,3 +180,21 @@ TEST_CASE("the check fails every step with each planted bug, at two key tiles an
         CHECK_FALSE(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());
       }
 }
+
+#if defined(TC_HAVE_CUDNN)
+TEST_CASE("cuDNN's SDPA, the yardstick, passes the chapter's check on its layouts, masks and GQA", "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  for (const Shape& s :
+       {shape(2, 512, 4, 4, 128, false), shape(1, 300, 8, 2, 64, true), shape(1, 256, 2, 2, 256, true)}) {
+    attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 3);
+    attention::CudnnSdpa sdpa = attention::CudnnSdpa::make<__nv_bfloat16>(s);
+    const attention::CheckResult r = attention::run_and_check(
+        p, [&](const Shape&, const attention::DeviceTensors<__nv_bfloat16>& t, cudaStream_t st) {
+          sdpa.run(t.q, t.k, t.v, t.o, t.lse, st);
+        });
+    INFO("cuDNN " << attention::CudnnSdpa::version() << ", " << describe(s) << ": O off " << r.o_off << ", L off "
+                  << r.l_off);
+    CHECK(r.pass());
+  }
+}
+#endif
