@@ -5,6 +5,7 @@
 #include "reference.cuh"
 #include "step1_one_warpgroup.cuh"
 #include "step2_warp_specialized.cuh"
+#include "step3_pingpong.cuh"
 
 #include "tc/check.hpp"
 #include "tc/tma.hpp"
@@ -83,7 +84,7 @@ void with_head_dim(const Shape& s, F f) {
   }
 }
 
-// Step 1 (and 2) on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU.
+// Step 1 (2, 3) on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU.
 // Errors: std::invalid_argument (the maps, the head_dim), tc::CudaError (the launch).
 template <typename T>
 void launch_step1(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
@@ -97,6 +98,13 @@ void launch_step2(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
   with_head_dim(s, [&](auto d) {
     using Tile = Step2Tile<decltype(d)::value>;
     launch_tiled<Tile>(step2_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream);
+  });
+}
+template <typename T>
+void launch_step3(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  with_head_dim(s, [&](auto d) {
+    using Tile = Step2Tile<decltype(d)::value>;  // step 2's tile and rings
+    launch_tiled<Tile>(step3_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream);
   });
 }
 

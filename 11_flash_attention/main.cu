@@ -48,6 +48,11 @@ int run(const attention::Shape& s, int warmup, int repeats) {
                            attention::launch_step2(sh, t, st);
                          },
                          warmup, repeats));
+  rows.push_back(run_one("3 ping-pong", p,
+                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                           attention::launch_step3(sh, t, st);
+                         },
+                         warmup, repeats));
   double cudnn_ms = 0.0;
 #if defined(TC_HAVE_CUDNN)
   // The yardstick, on the same tensors, held to the same check.

@@ -102,6 +102,66 @@ __device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], floa
 }
 // [/doc:online_softmax]
 
+// [doc:tile_math]
+// The pieces of one key tile that every step runs, each for one warpgroup's 64 query rows.
+//
+// S = Q K^T over head_dim: per 128-byte panel of head_dim, four k16 steps (tc::slice_descriptor); the first
+// overwrites S. q_addr and k_addr: the warpgroup's Q rows and the tile's K, panels q_panel and k_panel bytes apart.
+// Issued and committed as one group, not waited for.
+template <int N, int Panels, typename T>
+__device__ inline void issue_s(float (&s)[N / 2], std::uint32_t q_addr, std::uint32_t q_panel, std::uint32_t k_addr,
+                               std::uint32_t k_panel) {
+  tc::wgmma_fence();  // S's registers were last read by the CUDA cores (the previous tile's softmax)
+#pragma unroll
+  for (int p = 0; p < Panels; ++p)
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+      tc::wgmma_m64nNk16<N, T>(s, tc::slice_descriptor(q_addr + p * q_panel, kk),
+                               tc::slice_descriptor(k_addr + p * k_panel, kk), p > 0 || kk > 0);
+  tc::wgmma_commit_group();
+}
+
+// S scaled to log2 units (scale_log2 = log2(e) / sqrt(d)) and masked to -inf: keys past the sequence (sk), and with
+// `causal` those past each row's diagonal. row_lo: this thread's first row of the sequence (its second is 8 further);
+// key0: the tile's first key.
+template <int N>
+__device__ inline void scale_and_mask(float (&s)[N / 2], int row_lo, int key0, int sq, int sk, bool causal,
+                                      float scale_log2) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < N / 2; ++i) {
+    const int row = row_lo + 8 * ((i / 2) % 2), key = key0 + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+    // (A mutation point: a test moves the causal diagonal one key to the right.)
+    const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);
+    const bool visible = key < sk && (!causal || causal_visible(row, seen, sq, sk));
+    s[i] = visible ? s[i] * scale_log2 : -INFINITY;
+  }
+}
+
+// P's registers as the A fragments of P V's k16 steps: step t (keys 16t .. 16t + 15) is S's registers 8t .. 8t + 7,
+// two to a 32-bit register (tc::wgmma_accumulator_is_next_a).
+template <int N, typename T>
+__device__ inline void p_fragments(const float (&p)[N / 2], std::uint32_t (&a)[N / 16][4]) {
+#pragma unroll
+  for (int t = 0; t < N / 16; ++t)
+#pragma unroll
+    for (int r = 0; r < 4; ++r) a[t][r] = pack2<T>(p[8 * t + 2 * r], p[8 * t + 2 * r + 1]);
+}
+
+// O += P V: V's tile MN-major (panels of 64 head_dim, each N rows of 128 bytes, at v_addr), k16 step t 16 rows of
+// 128 bytes further into each panel. Issued and committed as one group, not waited for.
+template <int N, int D, typename T>
+__device__ inline void issue_pv(float (&o)[D / 2], const std::uint32_t (&a)[N / 16][4], std::uint32_t v_addr) {
+  const std::uint64_t v_desc =
+      tc::encode_wgmma_descriptor(tc::mn_major_tile_descriptor(tc::Swizzle::B128, v_addr, N * 128));
+  tc::wgmma_fence();  // P's registers and O's (rescaled) were written outside wgmma
+#pragma unroll
+  for (int t = 0; t < N / 16; ++t)
+    tc::wgmma_m64nNk16_rs<D, T, tc::WgmmaMajor::MN>(o, a[t], tc::advance_wgmma_descriptor(v_desc, 2048u * t), true);
+  tc::wgmma_commit_group();
+}
+// [/doc:tile_math]
+
 // [doc:epilogue]
 // The end of a warpgroup's 64 query rows (block rows row0 .. row0 + 63 of sequence b, whose token 0 is `token0`):
 // O = acc / l and L = ln 2 (m + log2 l), each row's sum first added over its four lanes; a row that saw no key
@@ -179,12 +239,11 @@ __global__ void __launch_bounds__(128, 1)
   const int lo = 16 * warp + lane / 4;  // this thread's rows of S and O: lo and lo + 8 (tc::wgmma_m64nNk16_d_coord)
   float acc[D / 2] = {};                // O, unnormalised
   float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
-  const std::uint32_t q_addr = tc::shared_address(q_tile), k_addr = tc::shared_address(k_tile);
+  const std::uint32_t q_addr = tc::shared_address(q_tile), k_addr = tc::shared_address(k_tile),
+                      v_addr = tc::shared_address(v_tile);
   // Q lands before anything else; waited for even where no key tile follows (a causal block that sees no key), so
   // that no block leaves with a TMA still writing into its shared memory.
   tc::mbarrier_wait_parity(q_full, 0);
-  const std::uint64_t v_desc = tc::encode_wgmma_descriptor(
-      tc::mn_major_tile_descriptor(tc::Swizzle::B128, tc::shared_address(v_tile), BN * 128));  // panels BN rows apart
   for (int j = 0; j < tiles; ++j) {
     if (threadIdx.x == 0) {  // K and V of keys 64j .. 64j + 63, onto one barrier
       // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
@@ -198,42 +257,14 @@ __global__ void __launch_bounds__(128, 1)
       }
     }
     tc::mbarrier_wait_parity(kv_full, j % 2);
-
-    // S = Q K^T: per head_dim panel, four k16 steps of 32 bytes each (tc::slice_descriptor); the first overwrites S.
     float sacc[BN / 2];
-    tc::wgmma_fence();
-#pragma unroll
-    for (int p = 0; p < Tile::kPanels; ++p)
-#pragma unroll
-      for (int kk = 0; kk < 4; ++kk)
-        tc::wgmma_m64nNk16<BN, T>(sacc, tc::slice_descriptor(q_addr + p * Tile::kBlockM * 128, kk),
-                                  tc::slice_descriptor(k_addr + p * BN * 128, kk), p > 0 || kk > 0);
-    tc::wgmma_commit_group();
+    issue_s<BN, Tile::kPanels, T>(sacc, q_addr, Tile::kBlockM * 128, k_addr, BN * 128);
     tc::wgmma_wait_group<0>();
-
-    // Scaled to log2 units, and masked: keys past the sequence, and (causal) past each row's diagonal.
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i) {
-      const int row = row0 + lo + 8 * ((i / 2) % 2), key = BN * j + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
-      // (A mutation point: a test moves the causal diagonal one key to the right.)
-      const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);
-      const bool visible = key < sk && (!s.causal || causal_visible(row, seen, sq, sk));
-      sacc[i] = visible ? sacc[i] * scale_log2 : -INFINITY;
-    }
+    scale_and_mask<BN>(sacc, row0 + lo, BN * j, sq, sk, s.causal, scale_log2);
     online_softmax<BN, D>(sacc, acc, m, l);
-
-    // O += P V: P's registers for k16 step t (keys 16t .. 16t + 15) are S's 8t .. 8t + 7, two to a register.
     std::uint32_t pa[BN / 16][4];
-#pragma unroll
-    for (int t = 0; t < BN / 16; ++t)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) pa[t][r] = pack2<T>(sacc[8 * t + 2 * r], sacc[8 * t + 2 * r + 1]);
-    tc::wgmma_fence();  // P's registers and O's (rescaled) were written outside wgmma
-#pragma unroll
-    for (int t = 0; t < BN / 16; ++t)  // keys 16t ..: 16 rows of 128 bytes further into each V panel
-      tc::wgmma_m64nNk16_rs<D, T, tc::WgmmaMajor::MN>(acc, pa[t], tc::advance_wgmma_descriptor(v_desc, 2048u * t),
-                                                       true);
-    tc::wgmma_commit_group();
+    p_fragments<BN, T>(sacc, pa);
+    issue_pv<BN, D, T>(acc, pa, v_addr);
     tc::wgmma_wait_group<0>();
     __syncthreads();  // every thread's wgmmas have read K and V before thread 0 loads the next tile over them
   }

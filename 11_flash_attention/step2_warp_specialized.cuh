@@ -55,6 +55,63 @@ struct Step2Tile {
 };
 // [/doc:step2_tile]
 
+// [doc:step2_smem]
+// The block's shared memory: Q (consumer c's 64 rows at c * head_dim * 128 bytes, in panels of 64 rows of 128 bytes),
+// then the K ring and the V ring (stage i kTileBytes on, panel p p * kBlockN * 128 bytes into it), then the barriers:
+// Q's, and each ring's "full" and "empty" ones.
+template <typename Tile>
+struct Step2Smem {
+  unsigned char* q_tile;
+  unsigned char* k_ring;
+  unsigned char* v_ring;
+  std::uint64_t *q_full, *k_full, *k_empty, *v_full, *v_empty;
+  __device__ explicit Step2Smem(unsigned char* raw)
+      : q_tile(tc::aligned_smem(raw)),
+        k_ring(q_tile + Tile::kQBytes),
+        v_ring(k_ring + Tile::kStages * Tile::kTileBytes),
+        q_full(reinterpret_cast<std::uint64_t*>(v_ring + Tile::kStages * Tile::kTileBytes)),
+        k_full(q_full + 1),
+        k_empty(k_full + Tile::kStages),
+        v_full(k_empty + Tile::kStages),
+        v_empty(v_full + Tile::kStages) {}
+};
+// [/doc:step2_smem]
+
+// [doc:step2_producer]
+// The producer (one thread): Q's rows for every consumer onto q_full, then for each key tile j < tiles its K, then
+// its V, each into the next stage of its ring once both consumers have released it. token_q: the block's first query
+// token; token_k: the sequence's first key token; kvh: the KV head.
+template <typename Tile>
+__device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMap& map_q, const CUtensorMap& map_k,
+                                     const CUtensorMap& map_v, int token_q, int token_k, int h, int kvh, int tiles) {
+  constexpr int S = Tile::kStages, BN = Tile::kBlockN;
+  tc::mbarrier_arrive_expect_tx(sm.q_full, Tile::kQBytes);
+#pragma unroll
+  for (int c = 0; c < Tile::kConsumers; ++c)
+#pragma unroll
+    for (int p = 0; p < Tile::kPanels; ++p)
+      tc::cp_async_bulk_tensor_3d_global_to_shared(sm.q_tile + c * Tile::kHeadDim * 128 + p * 64 * 128, &map_q, 64 * p,
+                                                   token_q + 64 * c, h, sm.q_full);
+  for (int j = 0; j < tiles; ++j) {
+    const tc::RingSlot slot = tc::ring_slot(j, S);
+    // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
+    const int k_key = token_k + BN * tc::mutation_point(tc::MutationSite::KSlice, j, tiles);
+    tc::mbarrier_wait_parity(&sm.k_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+    tc::mbarrier_arrive_expect_tx(&sm.k_full[slot.stage], Tile::kTileBytes);
+#pragma unroll
+    for (int p = 0; p < Tile::kPanels; ++p)
+      tc::cp_async_bulk_tensor_3d_global_to_shared(sm.k_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_k,
+                                                   64 * p, k_key, kvh, &sm.k_full[slot.stage]);
+    tc::mbarrier_wait_parity(&sm.v_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+    tc::mbarrier_arrive_expect_tx(&sm.v_full[slot.stage], Tile::kTileBytes);
+#pragma unroll
+    for (int p = 0; p < Tile::kPanels; ++p)
+      tc::cp_async_bulk_tensor_3d_global_to_shared(sm.v_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_v,
+                                                   64 * p, token_k + BN * j, kvh, &sm.v_full[slot.stage]);
+  }
+}
+// [/doc:step2_producer]
+
 // [doc:step2_kernel]
 // Block (x, h, b): query rows 128x .. 128x + 127 of head h of sequence b, consumer c (warpgroup c + 1) rows 64c ..
 // 64c + 63 of them. As step 1's kernel otherwise (maps, layouts, scale_log2, masking). Preconditions: grid
@@ -66,14 +123,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     step2_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                            const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
                            const DeviceShape s, float scale_log2) {
-  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages, kPanelQ = 64 * 128;
+  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages;
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const q_tile = tc::aligned_smem(smem_raw);  // consumer c's 64 rows: panels at c * D * 128 on
-  unsigned char* const k_ring = q_tile + Tile::kQBytes;      // stage i: i * kTileBytes on; panel p: p * BN * 128 on
-  unsigned char* const v_ring = k_ring + S * Tile::kTileBytes;
-  std::uint64_t* const q_full = reinterpret_cast<std::uint64_t*>(v_ring + S * Tile::kTileBytes);
-  std::uint64_t *const k_full = q_full + 1, *const k_empty = k_full + S;
-  std::uint64_t *const v_full = k_empty + S, *const v_empty = v_full + S;
+  const Step2Smem<Tile> sm(smem_raw);
   const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
   const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
   if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
@@ -83,10 +135,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 
   // Two rings, each stage's "full" barrier armed by the producer (one arrival and the bytes) and its "empty" one
   // by both consumers; then Q's. tc::ws_cluster_start orders every thread's first wait after the init.
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(k_full, k_empty);
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(v_full, v_empty);
+  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);
+  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
   if (threadIdx.x == 0) {
-    tc::mbarrier_init(q_full, 1);
+    tc::mbarrier_init(sm.q_full, 1);
     tc::fence_mbarrier_init_release_cluster();  // Q's barrier too exists before the TMA unit completes bytes on it
   }
   tc::ws_cluster_start();
@@ -97,81 +149,31 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     if (threadIdx.x == 0) {
       // (A mutation point: a test reads another KV head than the group's.)
       const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
-      tc::mbarrier_arrive_expect_tx(q_full, Tile::kQBytes);
-#pragma unroll
-      for (int c = 0; c < Tile::kConsumers; ++c)
-#pragma unroll
-        for (int p = 0; p < Tile::kPanels; ++p)
-          tc::cp_async_bulk_tensor_3d_global_to_shared(q_tile + c * D * 128 + p * kPanelQ, &map_q, 64 * p,
-                                                       token0 + row0 + 64 * c, h, q_full);
-      for (int j = 0; j < tiles; ++j) {  // K, then V, of keys BN j ..: each waits for its own stage to be free
-        const tc::RingSlot slot = tc::ring_slot(j, S);
-        // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
-        const int k_key = kt0 + BN * tc::mutation_point(tc::MutationSite::KSlice, j, tiles);
-        tc::mbarrier_wait_parity(&k_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
-        tc::mbarrier_arrive_expect_tx(&k_full[slot.stage], Tile::kTileBytes);
-#pragma unroll
-        for (int p = 0; p < Tile::kPanels; ++p)
-          tc::cp_async_bulk_tensor_3d_global_to_shared(k_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_k,
-                                                       64 * p, k_key, kvh, &k_full[slot.stage]);
-        tc::mbarrier_wait_parity(&v_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
-        tc::mbarrier_arrive_expect_tx(&v_full[slot.stage], Tile::kTileBytes);
-#pragma unroll
-        for (int p = 0; p < Tile::kPanels; ++p)
-          tc::cp_async_bulk_tensor_3d_global_to_shared(v_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_v,
-                                                       64 * p, kt0 + BN * j, kvh, &v_full[slot.stage]);
-      }
+      produce_q_k_v<Tile>(sm, map_q, map_k, map_v, token0 + row0, kt0, h, kvh, tiles);
     }
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int c = warpgroup - 1, lane = threadIdx.x % 32, lo = 16 * ((threadIdx.x / 32) % 4) + lane / 4;
+    const int c = warpgroup - 1, lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
     const int crow0 = row0 + 64 * c;  // this consumer's first row
-    const tc::WsConsumerRing<S, 1> k_slots(k_full, k_empty), v_slots(v_full, v_empty);
-    const std::uint32_t q_addr = tc::shared_address(q_tile + c * D * 128);
-    const std::uint32_t k_addr = tc::shared_address(k_ring), v_addr = tc::shared_address(v_ring);
+    const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
+    const std::uint32_t q_addr = tc::shared_address(sm.q_tile + c * D * 128);
+    const std::uint32_t k_addr = tc::shared_address(sm.k_ring), v_addr = tc::shared_address(sm.v_ring);
     float acc[D / 2] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
-    tc::mbarrier_wait_parity(q_full, 0);
+    tc::mbarrier_wait_parity(sm.q_full, 0);
     for (int j = 0; j < tiles; ++j) {
-      // S = Q K^T, as step 1's, from K's stage; the stage goes back as soon as the wgmmas have read it.
+      // S from K's stage, which goes back as soon as the wgmmas have read it; the softmax; P V from V's stage.
       const int ks = k_slots.wait(j).stage;
       float sacc[BN / 2];
-      tc::wgmma_fence();
-#pragma unroll
-      for (int p = 0; p < Tile::kPanels; ++p)
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk)
-          tc::wgmma_m64nNk16<BN, T>(sacc, tc::slice_descriptor(q_addr + p * kPanelQ, kk),
-                                    tc::slice_descriptor(k_addr + ks * Tile::kTileBytes + p * BN * 128, kk),
-                                    p > 0 || kk > 0);
-      tc::wgmma_commit_group();
+      issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
       tc::wgmma_wait_group<0>();
       k_slots.release(ks);
-
-#pragma unroll
-      for (int i = 0; i < BN / 2; ++i) {  // scaled and masked, as step 1's
-        const int row = crow0 + lo + 8 * ((i / 2) % 2), key = BN * j + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
-        const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);  // a test: one key more
-        const bool visible = key < sk && (!s.causal || causal_visible(row, seen, sq, sk));
-        sacc[i] = visible ? sacc[i] * scale_log2 : -INFINITY;
-      }
+      scale_and_mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal, scale_log2);
       online_softmax<BN, D>(sacc, acc, m, l);
       std::uint32_t pa[BN / 16][4];
-#pragma unroll
-      for (int t = 0; t < BN / 16; ++t)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) pa[t][r] = pack2<T>(sacc[8 * t + 2 * r], sacc[8 * t + 2 * r + 1]);
-
-      // O += P V from V's stage, then the stage goes back.
+      p_fragments<BN, T>(sacc, pa);
       const int vs = v_slots.wait(j).stage;
-      const std::uint64_t v_desc = tc::encode_wgmma_descriptor(
-          tc::mn_major_tile_descriptor(tc::Swizzle::B128, v_addr + vs * Tile::kTileBytes, BN * 128));
-      tc::wgmma_fence();
-#pragma unroll
-      for (int t = 0; t < BN / 16; ++t)
-        tc::wgmma_m64nNk16_rs<D, T, tc::WgmmaMajor::MN>(acc, pa[t], tc::advance_wgmma_descriptor(v_desc, 2048u * t),
-                                                         true);
-      tc::wgmma_commit_group();
+      issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
       tc::wgmma_wait_group<0>();
       v_slots.release(vs);
     }

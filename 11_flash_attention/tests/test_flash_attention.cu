@@ -56,9 +56,10 @@ auto launcher(int step) {
   return [step](const Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
     if (step == 1) attention::launch_step1(sh, t, st);
     if (step == 2) attention::launch_step2(sh, t, st);
+    if (step == 3) attention::launch_step3(sh, t, st);
   };
 }
-constexpr int kSteps[] = {1, 2};
+constexpr int kSteps[] = {1, 2, 3};
 
 template <typename T>
 attention::CheckResult check_step(int step, const Shape& s, std::uint64_t seed = 11) {

@@ -44,4 +44,11 @@ __device__ inline void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// bar.arrive id, threads: counts this thread's arrival at named barrier `id` (of `threads` expected) and goes on,
+// without waiting: what a producer of a hand-off does, its consumer waiting with bar.sync on the same id and count.
+// Source: PTX ISA, "bar.sync / bar.arrive / barrier".
+__device__ inline void named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 }  // namespace tc
