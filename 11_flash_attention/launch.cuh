@@ -6,6 +6,8 @@
 #include "step1_one_warpgroup.cuh"
 #include "step2_warp_specialized.cuh"
 #include "step3_pingpong.cuh"
+#include "step4_overlap.cuh"
+#include "step5_persistent.cuh"
 
 #include "tc/check.hpp"
 #include "tc/tma.hpp"
@@ -15,6 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -35,7 +38,7 @@ struct DeviceTensors {
 };
 
 inline DeviceShape device_shape(const Shape& s, const int* d_cu_seqlens) {
-  return {s.seqlen_q, s.seqlen_k, s.heads, s.kv_heads, s.head_dim, s.causal, d_cu_seqlens, int(total_q(s))};
+  return {s.seqlen_q, s.seqlen_k, s.heads, s.kv_heads, s.head_dim, s.causal, d_cu_seqlens, int(total_q(s)), s.batch};
 }
 
 // The rank-3 map of a [tokens, heads, head_dim] tensor read in place: boxes of 64 head_dim (one 128-byte swizzled
@@ -59,14 +62,23 @@ CUtensorMap token_map(const T* base, std::int64_t tokens, int heads, int head_di
 inline float scale_log2(int head_dim) { return float(1.4426950408889634 / std::sqrt(double(head_dim))); }
 
 // A step's kernel on `s`: Q in boxes of 64 rows (one warpgroup's), K and V in tiles of Tile::kBlockN keys; grid
-// (ceil(seqlen_q / Tile::kBlockM), heads, batch) of `threads`. Kernel is the step's kernel for Tile and T.
+// (ceil(seqlen_q / Tile::kBlockM), heads, batch) of `threads`, or with `persistent` one block an SM (at most one a
+// row block). Kernel is the step's kernel for Tile and T.
 template <typename Tile, typename T, typename Kernel>
-void launch_tiled(Kernel kernel, int threads, const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+void launch_tiled(Kernel kernel, int threads, const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream,
+                  bool persistent = false) {
   const CUtensorMap map_q = token_map(t.q, total_q(s), s.heads, s.head_dim, 64);
   const CUtensorMap map_k = token_map(t.k, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
   const CUtensorMap map_v = token_map(t.v, total_k(s), s.kv_heads, s.head_dim, Tile::kBlockN);
   TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
-  const dim3 grid((s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM, s.heads, s.batch);
+  const int row_blocks = (s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM;
+  dim3 grid(row_blocks, s.heads, s.batch);
+  if (persistent) {
+    int device = 0, sms = 0;
+    TC_CHECK(cudaGetDevice(&device));
+    TC_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    grid = dim3(unsigned(std::min<std::int64_t>(std::int64_t(row_blocks) * s.heads * s.batch, sms)));
+  }
   kernel<<<grid, threads, Tile::kSmemBytes, stream>>>(map_q, map_k, map_v, t.o, t.lse, device_shape(s, t.cu_seqlens),
                                                       scale_log2(s.head_dim));
   TC_CHECK(cudaGetLastError());
@@ -84,7 +96,7 @@ void with_head_dim(const Shape& s, F f) {
   }
 }
 
-// Step 1 (2, 3) on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU.
+// Step 1 (2, 3, 4, 5) on `s`. Preconditions: shape_problem(s) is empty; T __half or __nv_bfloat16; an SM 9.0 GPU.
 // Errors: std::invalid_argument (the maps, the head_dim), tc::CudaError (the launch).
 template <typename T>
 void launch_step1(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
@@ -107,11 +119,28 @@ void launch_step3(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
     launch_tiled<Tile>(step3_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream);
   });
 }
+template <typename T>
+void launch_step4(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  with_head_dim(s, [&](auto d) {
+    using Tile = Step2Tile<decltype(d)::value>;  // step 2's tile and rings
+    launch_tiled<Tile>(step4_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream);
+  });
+}
+
+template <typename T>
+void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  with_head_dim(s, [&](auto d) {
+    using Tile = Step5Tile<decltype(d)::value>;
+    launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
+  });
+}
 
 // The reference on `s`, into o_ref and l_ref (fp32). Errors: tc::CudaError.
 template <typename T>
 void launch_reference(const Shape& s, const DeviceTensors<T>& t, float* o_ref, float* l_ref, cudaStream_t stream) {
-  const std::size_t smem = std::size_t(s.seqlen_k) * sizeof(float);
+  // seqlen_k floats, rounded up to 4: nvcc reads the tail of the kernel's P V loop (1 to 3 scores) with one 16-byte
+  // LDS.128, which compute-sanitizer's memcheck reports as out of bounds where the array ends short of it.
+  const std::size_t smem = std::size_t(s.seqlen_k + 3) / 4 * 4 * sizeof(float);
   TC_CHECK(cudaFuncSetAttribute(reference_attention_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 int(smem)));
   const dim3 grid(s.seqlen_q, s.heads, s.batch);

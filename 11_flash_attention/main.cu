@@ -35,7 +35,7 @@ Row run_one(const std::string& name, attention::Problem<T>& p, Launch launch, in
 }
 
 template <typename T>
-int run(const attention::Shape& s, int warmup, int repeats) {
+int run(const attention::Shape& s, bool with_cudnn, int warmup, int repeats) {
   attention::Problem<T> p = attention::make_problem<T>(s, 2026);
   std::vector<Row> rows;
   rows.push_back(run_one("1 one warpgroup", p,
@@ -53,19 +53,32 @@ int run(const attention::Shape& s, int warmup, int repeats) {
                            attention::launch_step3(sh, t, st);
                          },
                          warmup, repeats));
+  rows.push_back(run_one("4 softmax under P V", p,
+                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                           attention::launch_step4(sh, t, st);
+                         },
+                         warmup, repeats));
+  rows.push_back(run_one("5 persistent", p,
+                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                           attention::launch_step5(sh, t, st);
+                         },
+                         warmup, repeats));
   double cudnn_ms = 0.0;
 #if defined(TC_HAVE_CUDNN)
   // The yardstick, on the same tensors, held to the same check.
-  attention::CudnnSdpa sdpa = attention::CudnnSdpa::make<T>(s);
-  const Row cudnn = run_one("cuDNN SDPA " + attention::CudnnSdpa::version(), p,
-                            [&](const attention::Shape&, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                              sdpa.run(t.q, t.k, t.v, t.o, t.lse, st);
-                            },
-                            warmup, repeats);
-  cudnn_ms = cudnn.ms;
-  rows.push_back(cudnn);
+  if (with_cudnn) {
+    attention::CudnnSdpa sdpa = attention::CudnnSdpa::make<T>(s);
+    const Row cudnn = run_one("cuDNN SDPA " + attention::CudnnSdpa::version(), p,
+                              [&](const attention::Shape&, const attention::DeviceTensors<T>& t, cudaStream_t st) {
+                                sdpa.run(t.q, t.k, t.v, t.o, t.lse, st);
+                              },
+                              warmup, repeats);
+    cudnn_ms = cudnn.ms;
+    rows.push_back(cudnn);
+  }
 #else
-  std::printf("cuDNN: not found when this binary was built (11_flash_attention/CMakeLists.txt): no yardstick\n");
+  if (with_cudnn)
+    std::printf("cuDNN: not found when this binary was built (11_flash_attention/CMakeLists.txt): no yardstick\n");
 #endif
   std::printf("%-24s %9s %9s %9s   %s\n", "kernel", "ms", "TFLOP/s", "% cuDNN", "check against the fp32 reference");
   bool ok = true;
@@ -96,6 +109,9 @@ int main(int argc, char** argv) {
     cli.add_choice("head-dim", "128", {"64", "128", "256"}, "head dimension");
     cli.add_flag("causal", "causal mask (aligned to the bottom right, as FlashAttention's)");
     cli.add_choice("type", "bf16", {"bf16", "fp16"}, "Q, K, V and O type (fp32 accumulate, fp32 L)");
+    cli.add_choice("yardstick", "cudnn", {"cudnn", "none"},
+                   "cudnn: time cuDNN's fused attention beside the steps, where the build found it; none: the steps "
+                   "alone (the sanitizer tests: cuDNN's kernels are not this chapter's to check)");
     cli.add_int("warmup", 5, "untimed launches before timing", 0);
     cli.add_int("repeats", 20, "timed launches; the median is reported");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
@@ -117,6 +133,8 @@ int main(int argc, char** argv) {
 
     // (3) Each step, verified and timed.
     const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
-    return cli.get_choice("type") == "fp16" ? run<__half>(s, warmup, repeats) : run<__nv_bfloat16>(s, warmup, repeats);
+    const bool with_cudnn = cli.get_choice("yardstick") == "cudnn";
+    return cli.get_choice("type") == "fp16" ? run<__half>(s, with_cudnn, warmup, repeats)
+                                            : run<__nv_bfloat16>(s, with_cudnn, warmup, repeats);
   });
 }

@@ -20,6 +20,7 @@ struct DeviceShape {
   bool causal;
   const int* cu_seqlens;  // device, batch + 1 offsets; nullptr without varlen
   int total_q;            // query tokens stored: batch * seqlen_q, or the packed total with varlen
+  int batch;              // sequences
 };
 
 // Where sequence b's tokens start in the packed token dimension, and how many it has.
@@ -51,7 +52,7 @@ __device__ float reduce_128(float v, Op op, float* scratch) {
 // of the 16-bit inputs) of every key into shared memory, masked keys -inf; m = max_j s_j; P_j = exp(s_j - m);
 // O = sum_j P_j v_j / sum_j P_j, one head_dim column a thread; L = m + ln sum_j P_j. A row that sees no key writes
 // O = 0 and L = -inf. Layouts as problem.hpp states (O fp32 here). Preconditions: grid (seqlen_q, heads, batch),
-// block 128, dynamic shared memory seqlen_k floats; head_dim <= 256. Errors: none.
+// block 128, dynamic shared memory of seqlen_k floats rounded up to a multiple of 4; head_dim <= 256. Errors: none.
 template <typename T>
 __global__ void __launch_bounds__(128) reference_attention_kernel(const T* __restrict__ q, const T* __restrict__ k,
                                                                   const T* __restrict__ v, float* __restrict__ o,

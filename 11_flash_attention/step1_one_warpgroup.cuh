@@ -14,6 +14,7 @@
 #include "problem.hpp"
 #include "reference.cuh"
 
+#include "tc/ex2.cuh"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"
@@ -72,33 +73,51 @@ __device__ inline float quad_sum(float v) {
 }
 
 // [doc:online_softmax]
-// One tile of the online softmax, in S's registers: s (64 x kBlockN, m64nNk16's layout: register i of this thread is
-// row `lo` where (i / 2) % 2 == 0, else lo + 8), already scaled to log2 units and masked (-inf). For each of the
-// thread's two rows: m' = max(m, max_j s_j); p_j = 2^(s_j - m'); l = l 2^(m - m') + sum_j p_j (this thread's columns
-// only: the four lanes of a row add theirs at the end); O's row scaled by 2^(m - m'). A row with no key yet
-// (m' = -inf) uses 0 in place of m', so that it makes p_j = 0, not NaN.
-template <int N, int D>
-__device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], float (&m)[2], float (&l)[2]) {
+// One tile of the online softmax, in S's registers: s (64 x N, m64nNk16's layout: register i of this thread is row
+// `lo` where (i / 2) % 2 == 0, else lo + 8), raw scores q . k, masked ones -inf. The running max m is kept in log2
+// units (scores times scale_log2 = log2(e) / sqrt(d)), so that each p_j costs one FFMA and one MUFU.EX2:
+// for each of the thread's two rows, m' = max(m, scale_log2 max_j s_j); p_j = 2^(scale_log2 s_j - m');
+// l = l 2^(m - m') + sum_j p_j (this thread's columns only: the four lanes of a row add theirs at the end). Returns
+// in `rescale` the factor 2^(m - m') that O's row must be multiplied by (rescale_o), left to the caller so that a
+// step may do it later, once O is out of a wgmma's hands. A row with no key yet (m' = -inf) uses 0 in place of m',
+// so that it makes p_j = 0, not NaN.
+template <int N>
+__device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)[2], float scale_log2,
+                                    float (&rescale)[2]) {
   float tile_max[2] = {-INFINITY, -INFINITY};
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) tile_max[(i / 2) % 2] = fmaxf(tile_max[(i / 2) % 2], s[i]);
-  float rescale[2], base[2];
+  float base[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    const float m_new = fmaxf(m[r], quad_max(tile_max[r]));
+    const float m_new = fmaxf(m[r], quad_max(tile_max[r]) * scale_log2);  // scale_log2 > 0: the max commutes
     base[r] = m_new == -INFINITY ? 0.0f : m_new;
     // (A mutation point: a test keeps O and l unscaled when the max grows, the rescale skipped.)
-    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, exp2f(m[r] - base[r]));
+    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, tc::ex2_approx_ftz_f32(m[r] - base[r]));
     m[r] = m_new;
     l[r] *= rescale[r];
   }
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {
-    s[i] = exp2f(s[i] - base[(i / 2) % 2]);
+    s[i] = tc::ex2_approx_ftz_f32(fmaf(s[i], scale_log2, -base[(i / 2) % 2]));
     l[(i / 2) % 2] += s[i];
   }
+}
+
+// O's rows times the factors softmax_tile returned.
+template <int D>
+__device__ inline void rescale_o(float (&o)[D / 2], const float (&rescale)[2]) {
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= rescale[(i / 2) % 2];
+}
+
+// The online softmax of one tile as steps 1-3 run it: softmax_tile, then O rescaled at once.
+template <int N, int D>
+__device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], float (&m)[2], float (&l)[2],
+                                      float scale_log2) {
+  float rescale[2];
+  softmax_tile<N>(s, m, l, scale_log2, rescale);
+  rescale_o<D>(o, rescale);
 }
 // [/doc:online_softmax]
 
@@ -121,12 +140,18 @@ __device__ inline void issue_s(float (&s)[N / 2], std::uint32_t q_addr, std::uin
   tc::wgmma_commit_group();
 }
 
-// S scaled to log2 units (scale_log2 = log2(e) / sqrt(d)) and masked to -inf: keys past the sequence (sk), and with
-// `causal` those past each row's diagonal. row_lo: this thread's first row of the sequence (its second is 8 further);
-// key0: the tile's first key.
+// Whether the key tile key0 .. key0 + n - 1 needs the mask for a warpgroup's 64 rows from row0: a key past the
+// sequence (sk), or with `causal` a key past row0's diagonal (row0 is the most restricted row). The same in every
+// thread of the warpgroup, so a branch on it does not diverge; a causal row block's tiles below every row's diagonal
+// (all but one or two of them) and a non-causal problem's whole tiles skip the mask's compares.
+__device__ inline bool tile_needs_mask(int row0, int key0, int n, int sq, int sk, bool causal) {
+  return key0 + n > sk || (causal && !causal_visible(row0, key0 + n - 1, sq, sk));
+}
+
+// S masked to -inf: keys past the sequence (sk), and with `causal` those past each row's diagonal. row_lo: this
+// thread's first row of the sequence (its second is 8 further); key0: the tile's first key.
 template <int N>
-__device__ inline void scale_and_mask(float (&s)[N / 2], int row_lo, int key0, int sq, int sk, bool causal,
-                                      float scale_log2) {
+__device__ inline void mask(float (&s)[N / 2], int row_lo, int key0, int sq, int sk, bool causal) {
   const int lane = threadIdx.x % 32;
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {
@@ -134,7 +159,7 @@ __device__ inline void scale_and_mask(float (&s)[N / 2], int row_lo, int key0, i
     // (A mutation point: a test moves the causal diagonal one key to the right.)
     const int seen = tc::mutation_point(tc::MutationSite::CausalDiagonal, key);
     const bool visible = key < sk && (!causal || causal_visible(row, seen, sq, sk));
-    s[i] = visible ? s[i] * scale_log2 : -INFINITY;
+    if (!visible) s[i] = -INFINITY;
   }
 }
 
@@ -260,8 +285,8 @@ __global__ void __launch_bounds__(128, 1)
     float sacc[BN / 2];
     issue_s<BN, Tile::kPanels, T>(sacc, q_addr, Tile::kBlockM * 128, k_addr, BN * 128);
     tc::wgmma_wait_group<0>();
-    scale_and_mask<BN>(sacc, row0 + lo, BN * j, sq, sk, s.causal, scale_log2);
-    online_softmax<BN, D>(sacc, acc, m, l);
+    if (tile_needs_mask(row0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, row0 + lo, BN * j, sq, sk, s.causal);
+    online_softmax<BN, D>(sacc, acc, m, l, scale_log2);
     std::uint32_t pa[BN / 16][4];
     p_fragments<BN, T>(sacc, pa);
     issue_pv<BN, D, T>(acc, pa, v_addr);

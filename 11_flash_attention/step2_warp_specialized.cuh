@@ -80,10 +80,12 @@ struct Step2Smem {
 // [doc:step2_producer]
 // The producer (one thread): Q's rows for every consumer onto q_full, then for each key tile j < tiles its K, then
 // its V, each into the next stage of its ring once both consumers have released it. token_q: the block's first query
-// token; token_k: the sequence's first key token; kvh: the KV head.
+// token; token_k: the sequence's first key token; kvh: the KV head; it0: the slices each ring carried before (0 but
+// in step 5's persistent kernel).
 template <typename Tile>
 __device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMap& map_q, const CUtensorMap& map_k,
-                                     const CUtensorMap& map_v, int token_q, int token_k, int h, int kvh, int tiles) {
+                                     const CUtensorMap& map_v, int token_q, int token_k, int h, int kvh, int tiles,
+                                     int it0 = 0) {
   constexpr int S = Tile::kStages, BN = Tile::kBlockN;
   tc::mbarrier_arrive_expect_tx(sm.q_full, Tile::kQBytes);
 #pragma unroll
@@ -93,16 +95,16 @@ __device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMa
       tc::cp_async_bulk_tensor_3d_global_to_shared(sm.q_tile + c * Tile::kHeadDim * 128 + p * 64 * 128, &map_q, 64 * p,
                                                    token_q + 64 * c, h, sm.q_full);
   for (int j = 0; j < tiles; ++j) {
-    const tc::RingSlot slot = tc::ring_slot(j, S);
+    const tc::RingSlot slot = tc::ring_slot(it0 + j, S);
     // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
     const int k_key = token_k + BN * tc::mutation_point(tc::MutationSite::KSlice, j, tiles);
-    tc::mbarrier_wait_parity(&sm.k_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+    tc::mbarrier_wait_parity(&sm.k_empty[slot.stage], tc::ring_empty_wait_parity(it0 + j, S));
     tc::mbarrier_arrive_expect_tx(&sm.k_full[slot.stage], Tile::kTileBytes);
 #pragma unroll
     for (int p = 0; p < Tile::kPanels; ++p)
       tc::cp_async_bulk_tensor_3d_global_to_shared(sm.k_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_k,
                                                    64 * p, k_key, kvh, &sm.k_full[slot.stage]);
-    tc::mbarrier_wait_parity(&sm.v_empty[slot.stage], tc::ring_empty_wait_parity(j, S));
+    tc::mbarrier_wait_parity(&sm.v_empty[slot.stage], tc::ring_empty_wait_parity(it0 + j, S));
     tc::mbarrier_arrive_expect_tx(&sm.v_full[slot.stage], Tile::kTileBytes);
 #pragma unroll
     for (int p = 0; p < Tile::kPanels; ++p)
@@ -168,8 +170,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
       tc::wgmma_wait_group<0>();
       k_slots.release(ks);
-      scale_and_mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal, scale_log2);
-      online_softmax<BN, D>(sacc, acc, m, l);
+      if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
+      online_softmax<BN, D>(sacc, acc, m, l, scale_log2);
       std::uint32_t pa[BN / 16][4];
       p_fragments<BN, T>(sacc, pa);
       const int vs = v_slots.wait(j).stage;

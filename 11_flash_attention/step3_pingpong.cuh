@@ -99,8 +99,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       if (j > 0) v_slots.release(vs);
       if (j == tiles) break;
       k_slots.release(ks);
-      scale_and_mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal, scale_log2);
-      online_softmax<BN, D>(sacc, acc, m, l);  // rescales O, P(j - 1) V(j - 1) included
+      if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
+      online_softmax<BN, D>(sacc, acc, m, l, scale_log2);  // rescales O, P(j - 1) V(j - 1) included
       p_fragments<BN, T>(sacc, pa);
     }
     write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
