@@ -131,6 +131,9 @@ template <typename T>
 void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
   with_head_dim(s, [&](auto d) {
     using Tile = Step5Tile<decltype(d)::value>;
+    void* next_item = nullptr;  // the kernel's work counter, zeroed on the stream before each launch
+    TC_CHECK(cudaGetSymbolAddress(&next_item, g_step5_next_item));
+    TC_CHECK(cudaMemsetAsync(next_item, 0, sizeof(int), stream));
     launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
   });
 }

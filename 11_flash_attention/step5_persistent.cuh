@@ -4,13 +4,15 @@
 // sequence). Each block then pays its start alone: the barriers' set-up, Q's load, the first K tile's load, which
 // nothing else covers, and at its end the epilogue, during which the tensor cores wait for the next block. With a
 // causal mask the blocks differ in length too (row block x sees x + 1 key tiles of its own width), and whichever
-// block the scheduler starts last sets the kernel's end. Here the grid is one block an SM, and each block walks row
-// blocks in a fixed order (work_item): the producer loads the next row block's K and V as soon as the rings have
-// room, and its Q as soon as both consumers have computed their last S of the current one (Q's own "empty" barrier),
-// so those loads run under the current row block's last P V and epilogue. With a causal mask each head's row blocks
-// come longest first, so that the short ones fill the end. The rings' counters carry over from row block to row
-// block, as chapter 08's persistent GEMM carries its slices. The consumers' work on a row block is step 4's
-// (attend_rows_overlapped); the producer's is step 2's.
+// long block the hardware happens to start last sets the kernel's end. Here the grid is one block an SM, and each
+// block runs row block after row block: its producer loads the next one's K and V as soon as the rings have room,
+// and its Q as soon as both consumers have computed their last S of the current one (Q's own "empty" barrier), so
+// those loads run under the current row block's last P V and epilogue. Which row block comes next is decided at run
+// time: the producer takes the next number from a counter in global memory (atomicAdd) and hands it to the
+// consumers beside Q. The numbers go through each head's row blocks longest first (work_item), so a block that
+// finishes early takes the next longest, and the shortest fill the end (greedy list scheduling, longest first). The
+// rings' counters carry over from row block to row block, as chapter 08's persistent GEMM carries its slices. The
+// consumers' work on a row block is step 4's (attend_rows_overlapped); the producer's is step 2's.
 #pragma once
 
 #include "problem.hpp"
@@ -35,19 +37,26 @@ namespace attention {
 
 // [doc:step5_tile]
 // Step 2's tile and rings, plus Q's "empty" barrier (both consumers arrive once a row block's S are all computed;
-// then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after V's.
+// then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after V's, and
+// the number of the row block that Q holds (work_item's w; items or more: none left), 8 bytes after it.
 template <int HeadDim>
 struct Step5Tile : Step2Tile<HeadDim> {
-  static constexpr int kSmemBytes = Step2Tile<HeadDim>::kSmemBytes + 8;
+  static constexpr int kSmemBytes = Step2Tile<HeadDim>::kSmemBytes + 8 + 8;
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
+
+namespace {
+// The next work item for a block that has finished taking its own: items gridDim.x, gridDim.x + 1, ... in the
+// order blocks ask. Zeroed before each launch (launch_step5). One per translation unit (internal linkage).
+__device__ int g_step5_next_item;
+}  // namespace
 // [/doc:step5_tile]
 
 // [doc:work_item]
-// Work item w of a persistent grid: row block x of head h of sequence b, w counting row blocks fastest, then heads,
-// then sequences, so that the blocks running at once share a head's K and V in L2 (as steps 1-4's grid order does).
-// With a causal mask a head's row blocks come last first: the longest (row block x sees x + 1 key tiles of its width)
-// start first, and the shortest fill the end. row_blocks: ceil(seqlen_q / the row block's height).
+// Work item w: row block x of head h of sequence b, w counting row blocks fastest, then heads, then sequences, so
+// that the blocks running at once share a head's K and V in L2 (as steps 1-4's grid order does). With a causal mask
+// a head's row blocks come last first: the longest (row block x sees x + 1 key tiles of its width) are taken first,
+// and the shortest fill the end. row_blocks: ceil(seqlen_q / the row block's height).
 struct WorkItem {
   int x, h, b;
 };
@@ -55,23 +64,44 @@ __host__ __device__ inline WorkItem work_item(int w, int row_blocks, int heads, 
   const int x = w % row_blocks, hb = w / row_blocks;
   return {causal ? row_blocks - 1 - x : x, hb % heads, hb / heads};
 }
+
+// A row block's rows and key tiles: row0 its first row; sq, sk its sequence's lengths; tiles the key tiles it sees
+// (0 where a causal mask hides every key, with more queries than keys); empty: it starts past a shorter sequence's
+// end (varlen), and has no work at all.
+struct RowBlock {
+  int row0, sq, sk, tiles;
+  bool empty;
+};
+template <typename Tile>
+__device__ inline RowBlock row_block(const DeviceShape& s, const WorkItem& item) {
+  RowBlock r;
+  r.row0 = item.x * Tile::kBlockM;
+  r.sq = sequence_length(s, item.b, s.seqlen_q);
+  r.sk = sequence_length(s, item.b, s.seqlen_k);
+  r.empty = r.row0 >= r.sq;
+  const int last_key = s.causal ? min(r.sk - 1, r.row0 + Tile::kBlockM - 1 + r.sk - r.sq) : r.sk - 1;
+  r.tiles = last_key < 0 ? 0 : last_key / Tile::kBlockN + 1;
+  return r;
+}
 // [/doc:work_item]
 
 // [doc:step5_kernel]
-// Persistent: block i takes work items i, i + gridDim.x, i + 2 gridDim.x, ... (work_item) of row_blocks * heads *
-// batch; per item, as step 4's kernel. Preconditions: grid (min(items, SMs)), block Tile::kThreads,
-// Tile::kSmemBytes of dynamic shared memory (Tile a Step5Tile); sm_90a. Errors: none reported. Source:
-// FlashAttention-3 (Shah et al., 2024), section 3 and its persistent tile scheduler; PTX ISA, "mbarrier".
+// Persistent: block i takes work item i first, then whichever g_step5_next_item gives it (work_item), of
+// row_blocks * heads * batch; per item, as step 4's kernel. Preconditions: g_step5_next_item zeroed; grid
+// (min(items, SMs)), block Tile::kThreads, Tile::kSmemBytes of dynamic shared memory (Tile a Step5Tile); sm_90a.
+// Errors: none reported. Source: FlashAttention-3 (Shah et al., 2024), section 3, and its persistent tile
+// scheduler; PTX ISA, "mbarrier" (arrive's release and try_wait's acquire order the item's number with Q).
 template <typename Tile, typename T>
 __global__ void __launch_bounds__(Tile::kThreads, 1)
     step5_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                            const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
                            const DeviceShape s, float scale_log2) {
-  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages;
+  constexpr int D = Tile::kHeadDim, S = Tile::kStages;
   static_assert(Tile::kConsumers == 2, "a turn passes between two consumers");
   extern __shared__ unsigned char smem_raw[];
   const Step2Smem<Tile> sm(smem_raw);
   std::uint64_t* const q_empty = sm.v_empty + S;
+  volatile int* const q_item = reinterpret_cast<volatile int*>(q_empty + 1);  // the work item Q holds
   const int row_blocks = (s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM;
   const int items = row_blocks * s.heads * s.batch;
 
@@ -84,27 +114,33 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   }
   tc::ws_cluster_start();
 
-  // Both roles walk the same items and skip the same ones (row blocks past a shorter sequence of a varlen batch), so
-  // that they agree on n (the row blocks done: Q's phases) and it (the key tiles done: the rings' slices).
+  // n counts the row blocks this block has run (Q's phases), `it` their key tiles (the rings' slices); the producer
+  // and the consumers count the same ones, since the consumers run exactly the items the producer hands them.
   const int warpgroup = tc::warpgroup_index();
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
     if (threadIdx.x == 0) {
-      for (int w = blockIdx.x, n = 0, it = 0; w < items; w += gridDim.x) {
+      for (int n = 0, it = 0, w = blockIdx.x;; ++n) {
+        // Row blocks past a shorter sequence's end (varlen) have no work: the producer passes over them.
+        while (w < items && row_block<Tile>(s, work_item(w, row_blocks, s.heads, s.causal)).empty)
+          w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;
+        // Q's one stage: free at once for the first row block, then once both consumers released the last one's
+        // (after which they no longer read q_item either).
+        tc::mbarrier_wait_parity(q_empty, tc::ring_empty_wait_parity(n, 1));
+        *q_item = w;
+        if (w >= items) {  // none left: Q's barrier completes with no bytes, and the consumers read "none"
+          tc::mbarrier_arrive(sm.q_full);
+          break;
+        }
         const WorkItem item = work_item(w, row_blocks, s.heads, s.causal);
-        const int row0 = item.x * Tile::kBlockM;
-        const int sq = sequence_length(s, item.b, s.seqlen_q), sk = sequence_length(s, item.b, s.seqlen_k);
-        if (row0 >= sq) continue;
-        const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
-        const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
+        const RowBlock r = row_block<Tile>(s, item);
         const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(item.h, s.heads, s.kv_heads),
                                            s.kv_heads);
-        // Q's one stage: free at once for the first row block, then once both consumers released the last one's.
-        tc::mbarrier_wait_parity(q_empty, tc::ring_empty_wait_parity(n, 1));
-        produce_q_k_v<Tile>(sm, map_q, map_k, map_v, first_token(s, item.b, s.seqlen_q) + row0,
-                            first_token(s, item.b, s.seqlen_k), item.h, kvh, tiles, it);
-        ++n;
-        it += tiles;
+        // Its first act, arriving on q_full (a release), publishes q_item with Q.
+        produce_q_k_v<Tile>(sm, map_q, map_k, map_v, first_token(s, item.b, s.seqlen_q) + r.row0,
+                            first_token(s, item.b, s.seqlen_k), item.h, kvh, r.tiles, it);
+        it += r.tiles;
+        w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;  // the next: taken now that this one is all issued
       }
     }
   } else {
@@ -116,27 +152,24 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     const auto release_q = [&] {  // every S of this row block computed: Q's stage may take the next row block's
       if (threadIdx.x % 128 == 0) tc::mbarrier_arrive(q_empty);
     };
-    for (int w = blockIdx.x, n = 0, it = 0; w < items; w += gridDim.x) {
+    for (int n = 0, it = 0;; ++n) {
+      tc::mbarrier_wait_parity(sm.q_full, tc::ring_full_parity(n, 1));  // an acquire: q_item is this row block's
+      const int w = *q_item;
+      if (w >= items) break;
       const WorkItem item = work_item(w, row_blocks, s.heads, s.causal);
-      const int row0 = item.x * Tile::kBlockM;
-      const int sq = sequence_length(s, item.b, s.seqlen_q), sk = sequence_length(s, item.b, s.seqlen_k);
-      if (row0 >= sq) continue;
-      const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
-      const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
-      const int crow0 = row0 + 64 * c;
+      const RowBlock r = row_block<Tile>(s, item);
+      const int crow0 = r.row0 + 64 * c;
       float acc[D / 2] = {};
       float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
       // The turns start afresh each row block: consumer 1's last turn of the previous one handed over to no one.
-      if (c == 1 && tiles > 0) pass_turn(c);
-      tc::mbarrier_wait_parity(sm.q_full, tc::ring_full_parity(n, 1));
-      if (tiles > 0)
-        attend_rows_overlapped<Tile, T>(k_slots, v_slots, it, tiles, c, crow0, lo, q_addr, k_addr, v_addr, sq, sk,
-                                        s.causal, scale_log2, acc, m, l, release_q);
+      if (c == 1 && r.tiles > 0) pass_turn(c);
+      if (r.tiles > 0)
+        attend_rows_overlapped<Tile, T>(k_slots, v_slots, it, r.tiles, c, crow0, lo, q_addr, k_addr, v_addr, r.sq,
+                                        r.sk, s.causal, scale_log2, acc, m, l, release_q);
       else
         release_q();
-      write_o_and_lse<T, D>(acc, m, l, o, lse, s, item.b, item.h, crow0, first_token(s, item.b, s.seqlen_q), sq);
-      ++n;
-      it += tiles;
+      write_o_and_lse<T, D>(acc, m, l, o, lse, s, item.b, item.h, crow0, first_token(s, item.b, s.seqlen_q), r.sq);
+      it += r.tiles;
     }
   }
   tc::ws_cluster_finish();
