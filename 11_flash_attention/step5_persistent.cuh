@@ -36,9 +36,9 @@
 namespace attention {
 
 // [doc:step5_tile]
-// Step 2's tile and rings, plus Q's "empty" barrier (both consumers arrive once a row block's S are all computed;
-// then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after V's, and
-// the number of the row block that Q holds (work_item's w; items or more: none left), 8 bytes after it.
+// Step 2's tile and rings, plus Q's "empty" barrier (every consumer thread arrives once a row block's S are all
+// computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after
+// V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.
 template <int HeadDim>
 struct Step5Tile : Step2Tile<HeadDim> {
   static constexpr int kSmemBytes = Step2Tile<HeadDim>::kSmemBytes + 8 + 8;
@@ -109,7 +109,9 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
   if (threadIdx.x == 0) {
     tc::mbarrier_init(sm.q_full, 1);
-    tc::mbarrier_init(q_empty, Tile::kConsumers);  // each consumer's leader, once a row block
+    // Every consumer thread, once a row block: each has read q_item, and its own arrival (a release) is what orders
+    // that read before the producer's next write; a leader's arrival alone would not (racecheck: a WAR hazard).
+    tc::mbarrier_init(q_empty, Tile::kConsumers * 128);
     tc::fence_mbarrier_init_release_cluster();
   }
   tc::ws_cluster_start();
@@ -149,9 +151,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
     const std::uint32_t q_addr = tc::shared_address(sm.q_tile + c * D * 128);
     const std::uint32_t k_addr = tc::shared_address(sm.k_ring), v_addr = tc::shared_address(sm.v_ring);
-    const auto release_q = [&] {  // every S of this row block computed: Q's stage may take the next row block's
-      if (threadIdx.x % 128 == 0) tc::mbarrier_arrive(q_empty);
-    };
+    // Every S of this row block computed (the wgmmas have read Q) and q_item read: Q's stage may take the next one.
+    const auto release_q = [&] { tc::mbarrier_arrive(q_empty); };
     for (int n = 0, it = 0;; ++n) {
       tc::mbarrier_wait_parity(sm.q_full, tc::ring_full_parity(n, 1));  // an acquire: q_item is this row block's
       const int w = *q_item;
