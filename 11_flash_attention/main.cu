@@ -1,5 +1,7 @@
 // Chapter 11: a FlashAttention-3-style forward on Hopper. Read top to bottom: the command line, the problem, each
-// step verified against the fp32 reference, then timed.
+// step verified against the fp32 reference, then timed beside cuDNN; with --bench, the same for every problem of the
+// benchmark (bench.hpp), one line each, and the geomean against cuDNN over the suite and over the held-out shapes.
+#include "bench.hpp"
 #include "cudnn_sdpa.hpp"
 #include "problem.hpp"
 #include "run.cuh"
@@ -14,6 +16,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,60 +30,72 @@ struct Row {
   attention::CheckResult check;
 };
 
-// One launcher on the problem: checked, then timed.
+struct Timing {
+  int warmup, repeats, rest_ms;
+};
+
+// One launcher on the problem: checked, then timed (after rest_ms of idle GPU, so that each row starts at the same
+// clock).
 template <typename T, typename Launch>
-Row run_one(const std::string& name, attention::Problem<T>& p, Launch launch, int warmup, int repeats) {
+Row run_one(const std::string& name, attention::Problem<T>& p, Launch launch, const Timing& t) {
   Row row{name, 0.0, attention::run_and_check(p, launch)};
-  row.ms = tc::benchmark([&] { launch(p.shape, p.tensors(), cudaStream_t{nullptr}); }, warmup, repeats).median_ms;
+  tc::rest_gpu(t.rest_ms);
+  row.ms = tc::benchmark([&] { launch(p.shape, p.tensors(), cudaStream_t{nullptr}); }, t.warmup, t.repeats).median_ms;
   return row;
 }
 
+// Every step on `s`, then cuDNN's SDPA where this binary has it and with_cudnn asks for it (the last row).
 template <typename T>
-int run(const attention::Shape& s, bool with_cudnn, int warmup, int repeats) {
+std::vector<Row> run_steps(const attention::Shape& s, bool with_cudnn, const Timing& t) {
   attention::Problem<T> p = attention::make_problem<T>(s, 2026);
+  using Tensors = attention::DeviceTensors<T>;
   std::vector<Row> rows;
-  rows.push_back(run_one("1 one warpgroup", p,
-                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                           attention::launch_step1(sh, t, st);
-                         },
-                         warmup, repeats));
-  rows.push_back(run_one("2 warp-specialized", p,
-                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                           attention::launch_step2(sh, t, st);
-                         },
-                         warmup, repeats));
-  rows.push_back(run_one("3 ping-pong", p,
-                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                           attention::launch_step3(sh, t, st);
-                         },
-                         warmup, repeats));
-  rows.push_back(run_one("4 softmax under P V", p,
-                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                           attention::launch_step4(sh, t, st);
-                         },
-                         warmup, repeats));
-  rows.push_back(run_one("5 persistent", p,
-                         [](const attention::Shape& sh, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                           attention::launch_step5(sh, t, st);
-                         },
-                         warmup, repeats));
-  double cudnn_ms = 0.0;
+  rows.push_back(run_one(
+      "1 one warpgroup", p,
+      [](const attention::Shape& sh, const Tensors& d, cudaStream_t st) { attention::launch_step1(sh, d, st); }, t));
+  rows.push_back(run_one(
+      "2 warp-specialized", p,
+      [](const attention::Shape& sh, const Tensors& d, cudaStream_t st) { attention::launch_step2(sh, d, st); }, t));
+  rows.push_back(run_one(
+      "3 ping-pong", p,
+      [](const attention::Shape& sh, const Tensors& d, cudaStream_t st) { attention::launch_step3(sh, d, st); }, t));
+  rows.push_back(run_one(
+      "4 softmax under P V", p,
+      [](const attention::Shape& sh, const Tensors& d, cudaStream_t st) { attention::launch_step4(sh, d, st); }, t));
+  rows.push_back(run_one(
+      "5 persistent", p,
+      [](const attention::Shape& sh, const Tensors& d, cudaStream_t st) { attention::launch_step5(sh, d, st); }, t));
 #if defined(TC_HAVE_CUDNN)
-  // The yardstick, on the same tensors, held to the same check.
-  if (with_cudnn) {
+  if (with_cudnn) {  // the yardstick, on the same tensors, held to the same check
     attention::CudnnSdpa sdpa = attention::CudnnSdpa::make<T>(s);
-    const Row cudnn = run_one("cuDNN SDPA " + attention::CudnnSdpa::version(), p,
-                              [&](const attention::Shape&, const attention::DeviceTensors<T>& t, cudaStream_t st) {
-                                sdpa.run(t.q, t.k, t.v, t.o, t.lse, st);
-                              },
-                              warmup, repeats);
-    cudnn_ms = cudnn.ms;
-    rows.push_back(cudnn);
+    rows.push_back(run_one("cuDNN SDPA " + attention::CudnnSdpa::version(), p,
+                           [&](const attention::Shape&, const Tensors& d, cudaStream_t st) {
+                             sdpa.run(d.q, d.k, d.v, d.o, d.lse, st);
+                           },
+                           t));
   }
 #else
-  if (with_cudnn)
-    std::printf("cuDNN: not found when this binary was built (11_flash_attention/CMakeLists.txt): no yardstick\n");
+  (void)with_cudnn;
 #endif
+  return rows;
+}
+
+constexpr int kSteps = 5;  // rows 0 .. 4 are the steps; a sixth is cuDNN's
+
+std::string describe(const attention::Shape& s) {
+  return std::to_string(s.batch) + " x " + std::to_string(s.seqlen_q) +
+         (s.seqlen_k != s.seqlen_q ? "/" + std::to_string(s.seqlen_k) : "") + (s.cu_seqlens.empty() ? "" : " varlen") +
+         ", heads " + std::to_string(s.heads) + (s.kv_heads != s.heads ? "/" + std::to_string(s.kv_heads) : "") +
+         ", d " + std::to_string(s.head_dim) + (s.causal ? ", causal" : "");
+}
+
+// The demonstration: one problem, a row a kernel with its check. Returns whether every row passed.
+template <typename T>
+bool demonstrate(const attention::Shape& s, bool with_cudnn, const Timing& t) {
+  const std::vector<Row> rows = run_steps<T>(s, with_cudnn, t);
+  const double cudnn_ms = rows.size() > kSteps ? rows.back().ms : 0.0;
+  if (with_cudnn && cudnn_ms == 0.0)
+    std::printf("cuDNN: not found when this binary was built (11_flash_attention/CMakeLists.txt): no yardstick\n");
   std::printf("%-24s %9s %9s %9s   %s\n", "kernel", "ms", "TFLOP/s", "% cuDNN", "check against the fp32 reference");
   bool ok = true;
   for (const Row& r : rows) {
@@ -89,18 +105,60 @@ int run(const attention::Shape& s, bool with_cudnn, int warmup, int repeats) {
                 r.check.o_worst, r.check.l_off == 0 ? "match" : "MISMATCH");
     ok &= r.check.pass();
   }
-  std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
-              "median of %d launches after %d warm-up\n",
-              repeats, warmup);
-  std::printf("RESULT: %s\n", ok ? "PASS" : "FAIL");
-  return ok ? tc::kExitOk : tc::kExitMismatch;
+  return ok;
+}
+
+// The benchmark: a line a problem (each kernel's TFLOP/s, step 5 in % of cuDNN, the checks), then per set the
+// geomean and the worst of step 5 against cuDNN. Returns whether every check passed.
+template <typename T>
+bool bench(bool with_cudnn, const Timing& t) {
+  std::vector<attention::BenchProblem> problems = attention::bench_suite();
+  for (attention::BenchProblem& p : attention::bench_held_out()) problems.push_back(p);
+  std::printf("%-9s %-24s %-42s %7s %7s %7s %7s %7s %7s %8s  %s\n", "set", "problem", "shape", "1", "2", "3", "4",
+              "5", "cuDNN", "5 % cuDNN", "checks");
+  struct Ratios {
+    double log_sum = 0.0, worst = 1e30;
+    int n = 0;
+  };
+  Ratios suite, held_out;
+  bool ok = true;
+  for (const attention::BenchProblem& bp : problems) {
+    const std::vector<Row> rows = run_steps<T>(bp.shape, with_cudnn, t);
+    const double flops = attention::flops(bp.shape);
+    std::string line, checks = "pass";
+    for (const Row& r : rows) {
+      char cell[16];
+      std::snprintf(cell, sizeof cell, " %7.1f", tc::tflops(flops, r.ms));
+      line += cell;
+      if (!r.check.pass()) checks = "FAIL: " + r.name;
+      ok &= r.check.pass();
+    }
+    if (rows.size() == kSteps) line += "       -";
+    std::string vs = "-";
+    if (rows.size() > kSteps) {
+      const double ratio = rows.back().ms / rows[kSteps - 1].ms;
+      Ratios& set = bp.set == "suite" ? suite : held_out;
+      set.log_sum += std::log(ratio);
+      set.worst = std::min(set.worst, ratio);
+      ++set.n;
+      vs = std::to_string(int(100.0 * ratio + 0.5)) + "%";
+    }
+    std::printf("%-9s %-24s %-42s%s %9s  %s\n", bp.set.c_str(), bp.name.c_str(), describe(bp.shape).c_str(),
+                line.c_str(), vs.c_str(), checks.c_str());
+    std::fflush(stdout);
+  }
+  for (const auto& [name, r] : {std::pair<const char*, Ratios>{"suite", suite}, {"held-out", held_out}})
+    if (r.n > 0)
+      std::printf("%s: step 5 at %.1f%% of cuDNN's SDPA (geomean over %d problems), worst %.1f%%\n", name,
+                  100.0 * std::exp(r.log_sum / r.n), r.n, 100.0 * r.worst);
+  return ok;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
-    // (1) The command line: one problem (FlashAttention's layout, [batch, seqlen, heads, head_dim]).
+    // (1) The command line: one problem (FlashAttention's layout, [batch, seqlen, heads, head_dim]), or --bench.
     tc::Cli cli(tc::chapter::kProgram, "Chapter 11: a FlashAttention-3-style attention forward on wgmma and TMA");
     cli.add_int("batch", 2, "sequences");
     cli.add_int("seqlen", 1024, "tokens a sequence (queries and keys)");
@@ -112,6 +170,9 @@ int main(int argc, char** argv) {
     cli.add_choice("yardstick", "cudnn", {"cudnn", "none"},
                    "cudnn: time cuDNN's fused attention beside the steps, where the build found it; none: the steps "
                    "alone (the sanitizer tests: cuDNN's kernels are not this chapter's to check)");
+    cli.add_flag("bench", "the benchmark instead of one problem: the suite and the held-out shapes (bench.hpp), "
+                          "each timing after --rest-ms of idle GPU");
+    cli.add_int("rest-ms", 200, "with --bench: idle milliseconds before each timing", 0);
     cli.add_int("warmup", 5, "untimed launches before timing", 0);
     cli.add_int("repeats", 20, "timed launches; the median is reported");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
@@ -123,18 +184,32 @@ int main(int argc, char** argv) {
     s.head_dim = std::stoi(cli.get_choice("head-dim"));
     s.causal = cli.get_flag("causal");
     if (const auto why = attention::shape_problem(s)) throw tc::UsageError(*why);
+    const bool benchmark = cli.get_flag("bench"), fp16 = cli.get_choice("type") == "fp16";
+    const bool with_cudnn = cli.get_choice("yardstick") == "cudnn";
+    const Timing timing{int(cli.get_int("warmup")), int(cli.get_int("repeats")),
+                        benchmark ? int(cli.get_int("rest-ms")) : 0};
 
     // (2) The GPU: sm_90a code runs on SM 9.0 alone.
     tc::require_exact_sm(90, tc::chapter::kProgram);
     const tc::DeviceInfo device = tc::require_sm(90, tc::chapter::kProgram, true);
     std::printf("# device:  %s\n", tc::describe(device).c_str());
-    std::printf("== attention: batch %d, seqlen %d, heads %d (kv %d), head_dim %d%s, %s ==\n", s.batch, s.seqlen_q,
-                s.heads, s.kv_heads, s.head_dim, s.causal ? ", causal" : "", cli.get_choice("type").c_str());
 
-    // (3) Each step, verified and timed.
-    const int warmup = int(cli.get_int("warmup")), repeats = int(cli.get_int("repeats"));
-    const bool with_cudnn = cli.get_choice("yardstick") == "cudnn";
-    return cli.get_choice("type") == "fp16" ? run<__half>(s, with_cudnn, warmup, repeats)
-                                            : run<__nv_bfloat16>(s, with_cudnn, warmup, repeats);
+    // (3) Each step, verified against the reference and timed beside cuDNN.
+    bool ok = false;
+    if (benchmark) {
+      std::printf("== the benchmark, %s: TFLOP/s (4 seqlen_q seqlen_k head_dim heads a sequence, halved for causal: "
+                  "problem.hpp), median of %d launches after %d warm-up, each after %d ms idle ==\n",
+                  fp16 ? "fp16" : "bf16", timing.repeats, timing.warmup, timing.rest_ms);
+      ok = fp16 ? bench<__half>(with_cudnn, timing) : bench<__nv_bfloat16>(with_cudnn, timing);
+    } else {
+      std::printf("== attention: batch %d, seqlen %d, heads %d (kv %d), head_dim %d%s, %s ==\n", s.batch, s.seqlen_q,
+                  s.heads, s.kv_heads, s.head_dim, s.causal ? ", causal" : "", fp16 ? "fp16" : "bf16");
+      ok = fp16 ? demonstrate<__half>(s, with_cudnn, timing) : demonstrate<__nv_bfloat16>(s, with_cudnn, timing);
+      std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
+                  "median of %d launches after %d warm-up\n",
+                  timing.repeats, timing.warmup);
+    }
+    std::printf("RESULT: %s\n", ok ? "PASS" : "FAIL");
+    return ok ? tc::kExitOk : tc::kExitMismatch;
   });
 }

@@ -1,6 +1,7 @@
 // Chapter 11's tests. Host: the problem's rules and counts, the mask, the accumulator-to-A identity. GPU (SM 9.0):
 // every step against the fp32 reference on every head_dim, causal and not, GQA, varlen, ragged lengths; and the
 // planted bugs, which the check must catch.
+#include "bench.hpp"
 #include "cudnn_sdpa.hpp"
 #include "run.cuh"
 
@@ -94,6 +95,32 @@ TEST_CASE("FLOPs are counted as FlashAttention counts them, halved for causal", 
   CHECK(attention::flops(shape(2, 1024, 16, 16, 128, false)) == 4.0 * 1024 * 1024 * 128 * 16 * 2);
   CHECK(attention::flops(shape(2, 1024, 16, 16, 128, true)) == 2.0 * 1024 * 1024 * 128 * 16 * 2);
   CHECK(attention::flops(varlen({3, 5}, 2, 1, 64, false)) == 4.0 * (9 + 25) * 64 * 2);
+}
+
+TEST_CASE("every benchmark problem is valid, and the suite is FlashAttention-3's: 16k tokens, a hidden size of 2048",
+          "[host]") {
+  const std::vector<attention::BenchProblem> suite = attention::bench_suite(), held_out = attention::bench_held_out();
+  CHECK(suite.size() == 36);  // 3 head_dims x causal or not x 6 seqlens
+  for (const attention::BenchProblem& p : suite) {
+    INFO(p.name << ": batch " << p.shape.batch << ", seqlen " << p.shape.seqlen_q << ", d " << p.shape.head_dim);
+    CHECK(p.set == "suite");
+    CHECK(p.shape.batch * p.shape.seqlen_q == 16384);
+    CHECK(p.shape.heads * p.shape.head_dim == 2048);
+    CHECK_FALSE(attention::shape_problem(p.shape).has_value());
+  }
+  CHECK(held_out.size() >= 6);
+  for (const attention::BenchProblem& p : held_out) {
+    INFO(p.name);
+    CHECK(p.set == "held-out");
+    CHECK_FALSE(attention::shape_problem(p.shape).has_value());
+    for (const attention::BenchProblem& q : suite) {  // held out: no shape of the suite again
+      const bool same = p.shape.batch == q.shape.batch && p.shape.seqlen_q == q.shape.seqlen_q &&
+                        p.shape.seqlen_k == q.shape.seqlen_k && p.shape.heads == q.shape.heads &&
+                        p.shape.kv_heads == q.shape.kv_heads && p.shape.head_dim == q.shape.head_dim &&
+                        p.shape.causal == q.shape.causal && p.shape.cu_seqlens.empty();
+      CHECK_FALSE(same);
+    }
+  }
 }
 
 TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads one KV head", "[host]") {
