@@ -51,6 +51,26 @@ __host__ __device__ constexpr bool causal_visible(int i, int j, int seqlen_q, in
   return j <= i + seqlen_k - seqlen_q;
 }
 
+// [doc:key_tiles]
+// How many key tiles of n keys the rows row0 .. row0 + rows - 1 of a sequence see: every tile of the sequence's sk
+// keys, or with `causal` those up to the last row's diagonal (key row0 + rows - 1 + sk - sq); 0 where every key lies
+// past it. Rows past the sequence's end (a last row block that runs over it) count as rows: their results are never
+// stored, and they only ever add masked keys.
+__host__ __device__ constexpr int key_tiles(int row0, int rows, int n, int sq, int sk, bool causal) {
+  const int diagonal = row0 + rows - 1 + sk - sq;
+  const int last_key = causal && diagonal < sk - 1 ? diagonal : sk - 1;
+  return last_key < 0 ? 0 : last_key / n + 1;
+}
+
+// Whether the key tile key0 .. key0 + n - 1 needs the mask for rows row0 .. row0 + 63 (a warpgroup's): a key past
+// the sequence (sk), or with `causal` a key past row0's diagonal (row0 is the most restricted row). A kernel that
+// branches on it skips the mask's compares on every other tile: all but one or two of a causal row block's, and a
+// non-causal problem's whole tiles.
+__host__ __device__ constexpr bool tile_needs_mask(int row0, int key0, int n, int sq, int sk, bool causal) {
+  return key0 + n > sk || (causal && !causal_visible(row0, key0 + n - 1, sq, sk));
+}
+// [/doc:key_tiles]
+
 // The lengths of sequence b (queries and keys are the same tokens with varlen).
 inline int seqlen_q_of(const Shape& s, int b) {
   return s.cu_seqlens.empty() ? s.seqlen_q : s.cu_seqlens[std::size_t(b) + 1] - s.cu_seqlens[std::size_t(b)];

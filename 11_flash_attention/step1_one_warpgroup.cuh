@@ -26,6 +26,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -81,6 +82,22 @@ __device__ inline float quad_sum(float v) {
 // in `rescale` the factor 2^(m - m') that O's row must be multiplied by (rescale_o), left to the caller so that a
 // step may do it later, once O is out of a wgmma's hands. A row with no key yet (m' = -inf) uses 0 in place of m',
 // so that it makes p_j = 0, not NaN.
+// One row's step of it, given the row's running max m (log2 units) and the tile's raw maximum: the new max m', the
+// base the tile's exponents subtract (m', or 0 where m' = -inf: a row that has seen no key yet), and the factor
+// 2^(m - base) that rescales the row's sum and O. Host and device: the exercise (11.1) and the kernels share it.
+struct RowUpdate {
+  float m, base, rescale;
+};
+__host__ __device__ inline RowUpdate online_row_update(float m, float tile_max, float scale_log2) {
+  const float m_new = fmaxf(m, tile_max * scale_log2);  // scale_log2 > 0: the max commutes with the scale
+  const float base = m_new == -INFINITY ? 0.0f : m_new;
+#if defined(__CUDA_ARCH__)
+  return {m_new, base, tc::ex2_approx_ftz_f32(m - base)};
+#else
+  return {m_new, base, std::exp2(m - base)};
+#endif
+}
+
 template <int N>
 __device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)[2], float scale_log2,
                                     float (&rescale)[2]) {
@@ -90,11 +107,11 @@ __device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)
   float base[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    const float m_new = fmaxf(m[r], quad_max(tile_max[r]) * scale_log2);  // scale_log2 > 0: the max commutes
-    base[r] = m_new == -INFINITY ? 0.0f : m_new;
+    const RowUpdate u = online_row_update(m[r], quad_max(tile_max[r]), scale_log2);
+    base[r] = u.base;
     // (A mutation point: a test keeps O and l unscaled when the max grows, the rescale skipped.)
-    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, tc::ex2_approx_ftz_f32(m[r] - base[r]));
-    m[r] = m_new;
+    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, u.rescale);
+    m[r] = u.m;
     l[r] *= rescale[r];
   }
 #pragma unroll
@@ -138,14 +155,6 @@ __device__ inline void issue_s(float (&s)[N / 2], std::uint32_t q_addr, std::uin
       tc::wgmma_m64nNk16<N, T>(s, tc::slice_descriptor(q_addr + p * q_panel, kk),
                                tc::slice_descriptor(k_addr + p * k_panel, kk), p > 0 || kk > 0);
   tc::wgmma_commit_group();
-}
-
-// Whether the key tile key0 .. key0 + n - 1 needs the mask for a warpgroup's 64 rows from row0: a key past the
-// sequence (sk), or with `causal` a key past row0's diagonal (row0 is the most restricted row). The same in every
-// thread of the warpgroup, so a branch on it does not diverge; a causal row block's tiles below every row's diagonal
-// (all but one or two of them) and a non-causal problem's whole tiles skip the mask's compares.
-__device__ inline bool tile_needs_mask(int row0, int key0, int n, int sq, int sk, bool causal) {
-  return key0 + n > sk || (causal && !causal_visible(row0, key0 + n - 1, sq, sk));
 }
 
 // S masked to -inf: keys past the sequence (sk), and with `causal` those past each row's diagonal. row_lo: this
@@ -245,9 +254,7 @@ __global__ void __launch_bounds__(128, 1)
   const int qt0 = first_token(s, b, s.seqlen_q) + row0, kt0 = first_token(s, b, s.seqlen_k);
   // (A mutation point: a test reads another KV head than the group's.)
   const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
-  // Causal: the block's last row sees keys up to row0 + 63 + sk - sq; later tiles are masked whole, so not loaded.
-  const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
-  const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
+  const int tiles = key_tiles(row0, Tile::kBlockM, BN, sq, sk, s.causal);  // causal: later tiles are masked whole
 
   if (threadIdx.x == 0) {
     tc::mbarrier_init(q_full, 1);

@@ -132,8 +132,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
   if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
   const int token0 = first_token(s, b, s.seqlen_q), kt0 = first_token(s, b, s.seqlen_k);
-  const int last_key = s.causal ? min(sk - 1, row0 + Tile::kBlockM - 1 + sk - sq) : sk - 1;
-  const int tiles = last_key < 0 ? 0 : last_key / BN + 1;
+  const int tiles = key_tiles(row0, Tile::kBlockM, BN, sq, sk, s.causal);
 
   // Two rings, each stage's "full" barrier armed by the producer (one arrival and the bytes) and its "empty" one
   // by both consumers; then Q's. tc::ws_cluster_start orders every thread's first wait after the init.

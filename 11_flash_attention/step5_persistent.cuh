@@ -79,8 +79,7 @@ __device__ inline RowBlock row_block(const DeviceShape& s, const WorkItem& item)
   r.sq = sequence_length(s, item.b, s.seqlen_q);
   r.sk = sequence_length(s, item.b, s.seqlen_k);
   r.empty = r.row0 >= r.sq;
-  const int last_key = s.causal ? min(r.sk - 1, r.row0 + Tile::kBlockM - 1 + r.sk - r.sq) : r.sk - 1;
-  r.tiles = last_key < 0 ? 0 : last_key / Tile::kBlockN + 1;
+  r.tiles = key_tiles(r.row0, Tile::kBlockM, Tile::kBlockN, r.sq, r.sk, s.causal);
   return r;
 }
 // [/doc:work_item]
