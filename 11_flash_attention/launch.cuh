@@ -127,6 +127,8 @@ void launch_step4(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
   });
 }
 
+// Step 5 also zeroes its work counter on `stream` first: two of its launches must not overlap (on two streams), as
+// they would share the counter.
 template <typename T>
 void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
   with_head_dim(s, [&](auto d) {

@@ -20,6 +20,7 @@
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
+#include "tc/trace_point.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
@@ -54,6 +55,15 @@ struct Step2Tile {
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
 // [/doc:step2_tile]
+
+// The phases a timeline of the consumers shows (tools/timeline.cu): tc::trace_point(phase) marks where one begins,
+// and compiles to nothing outside that tool.
+enum TracePhase : int {
+  kWaitLoads,        // for a ring's stage
+  kWaitTurn,         // for the other consumer to hand over the tensor cores (steps 3-5)
+  kWaitTensorCores,  // issued, waiting for its wgmmas
+  kSoftmax,          // the CUDA cores: mask, softmax, rescale, P's fragments
+};
 
 // [doc:step2_smem]
 // The block's shared memory: Q (consumer c's 64 rows at c * head_dim * 128 bytes, in panels of 64 rows of 128 bytes),
@@ -164,20 +174,26 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::mbarrier_wait_parity(sm.q_full, 0);
     for (int j = 0; j < tiles; ++j) {
       // S from K's stage, which goes back as soon as the wgmmas have read it; the softmax; P V from V's stage.
+      tc::trace_point(kWaitLoads);
       const int ks = k_slots.wait(j).stage;
       float sacc[BN / 2];
+      tc::trace_point(kWaitTensorCores);
       issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
       tc::wgmma_wait_group<0>();
+      tc::trace_point(kSoftmax);
       k_slots.release(ks);
       if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
       online_softmax<BN, D>(sacc, acc, m, l, scale_log2);
       std::uint32_t pa[BN / 16][4];
       p_fragments<BN, T>(sacc, pa);
+      tc::trace_point(kWaitLoads);
       const int vs = v_slots.wait(j).stage;
+      tc::trace_point(kWaitTensorCores);
       issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
       tc::wgmma_wait_group<0>();
       v_slots.release(vs);
     }
+    tc::trace_point(kWaitLoads);  // the epilogue: its end is the next record, or none
     write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
   }
   tc::ws_cluster_finish();  // every thread, the producer warpgroup's idle ones too, before the block leaves

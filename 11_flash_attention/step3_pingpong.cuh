@@ -19,6 +19,7 @@
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
+#include "tc/trace_point.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/ws_pipeline.cuh"
@@ -86,10 +87,13 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     if (c == 1 && tiles > 0) pass_turn(c);  // consumer 0 goes first
     tc::mbarrier_wait_parity(sm.q_full, 0);
     for (int j = 0; tiles > 0 && j <= tiles; ++j) {  // turn j: P V of tile j - 1, S of tile j
+      tc::trace_point(kWaitLoads);
       const int ks = j < tiles ? k_slots.wait(j).stage : 0;
       const int vs = j > 0 ? v_slots.wait(j - 1).stage : 0;
       float sacc[BN / 2];
+      tc::trace_point(kWaitTurn);
       wait_turn(c);
+      tc::trace_point(kWaitTensorCores);
       if (j > 0) issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);  // P(j - 1) V(j - 1)
       if (j < tiles)
         issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
@@ -97,11 +101,13 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       tc::wgmma_wait_group<0>();  // both groups: O has P(j - 1) V(j - 1), S is this tile's
       if (j > 0) v_slots.release(vs);
       if (j == tiles) break;
+      tc::trace_point(kSoftmax);
       k_slots.release(ks);
       if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
       online_softmax<BN, D>(sacc, acc, m, l, scale_log2);  // rescales O, P(j - 1) V(j - 1) included
       p_fragments<BN, T>(sacc, pa);
     }
+    tc::trace_point(kWaitLoads);  // the epilogue
     write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
   }
   tc::ws_cluster_finish();

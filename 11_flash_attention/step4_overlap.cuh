@@ -22,6 +22,7 @@
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
+#include "tc/trace_point.cuh"
 #include "tc/warpgroup.cuh"
 #include "tc/wgmma.cuh"
 #include "tc/ws_pipeline.cuh"
@@ -49,11 +50,15 @@ __device__ inline void attend_rows_overlapped(const tc::WsConsumerRing<Tile::kSt
   std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
   float sacc[BN / 2], rescale[2];
   // Turn 0: S(0) alone, as in step 3 (no P V before it).
+  tc::trace_point(kWaitLoads);
   int ks = k_slots.wait(it0).stage;
+  tc::trace_point(kWaitTurn);
   wait_turn(c);
+  tc::trace_point(kWaitTensorCores);
   issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
   pass_turn(c);
   tc::wgmma_wait_group<0>();
+  tc::trace_point(kSoftmax);
   k_slots.release(ks);
   if (tile_needs_mask(crow0, 0, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, 0, sq, sk, causal);
   softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // O is still 0: nothing to rescale
@@ -61,28 +66,38 @@ __device__ inline void attend_rows_overlapped(const tc::WsConsumerRing<Tile::kSt
   // Turns 1 .. tiles - 1: S(j) then P(j - 1) V(j - 1), the same two groups in that order every turn, so that ptxas
   // too can count them: the waits below are then exact, and it need not serialize the wgmmas.
   for (int j = 1; j < tiles; ++j) {
+    tc::trace_point(kWaitLoads);
     ks = k_slots.wait(it0 + j).stage;
     const int vs = v_slots.wait(it0 + j - 1).stage;
+    tc::trace_point(kWaitTurn);
     wait_turn(c);
+    tc::trace_point(kWaitTensorCores);
     issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
     issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
     pass_turn(c);
     tc::wgmma_wait_group<1>();  // at most the younger group (P V) pending: S(j) is in its registers
+    tc::trace_point(kSoftmax);
     k_slots.release(ks);
     if (tile_needs_mask(crow0, BN * j, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, causal);
     softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // under P(j - 1) V(j - 1): touches neither O nor P
+    tc::trace_point(kWaitTensorCores);
     tc::wgmma_wait_group<0>();  // P(j - 1) V(j - 1) is in O, and P(j - 1)'s registers are free
+    tc::trace_point(kSoftmax);
     v_slots.release(vs);
     rescale_o<D>(acc, rescale);  // O, P(j - 1) V(j - 1) included, was relative to the max before tile j
     p_fragments<BN, T>(sacc, pa);
   }
   after_last_s();
   // The last turn: P V of the last tile alone. Consumer 1 hands it over to no one.
+  tc::trace_point(kWaitLoads);
   const int vs = v_slots.wait(it0 + tiles - 1).stage;
+  tc::trace_point(kWaitTurn);
   wait_turn(c);
+  tc::trace_point(kWaitTensorCores);
   issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
   if (c == 0) pass_turn(c);
   tc::wgmma_wait_group<0>();
+  tc::trace_point(kWaitLoads);  // the epilogue, or the next row block's start
   v_slots.release(vs);
 }
 // [/doc:step4_rows]
