@@ -14,7 +14,7 @@
 
 #include "problem.hpp"
 #include "reference.cuh"
-#include "step1_one_warpgroup.cuh"
+#include "tile_math.cuh"
 
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/mbarrier.cuh"

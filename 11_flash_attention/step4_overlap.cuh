@@ -15,9 +15,9 @@
 
 #include "problem.hpp"
 #include "reference.cuh"
-#include "step1_one_warpgroup.cuh"
 #include "step2_warp_specialized.cuh"
 #include "step3_pingpong.cuh"
+#include "tile_math.cuh"
 
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"

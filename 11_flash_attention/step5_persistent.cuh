@@ -17,10 +17,10 @@
 
 #include "problem.hpp"
 #include "reference.cuh"
-#include "step1_one_warpgroup.cuh"
 #include "step2_warp_specialized.cuh"
 #include "step3_pingpong.cuh"
 #include "step4_overlap.cuh"
+#include "tile_math.cuh"
 
 #include "tc/layouts/mbarrier_ring.hpp"
 #include "tc/mbarrier.cuh"

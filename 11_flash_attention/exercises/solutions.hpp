@@ -3,10 +3,10 @@
 #pragma once
 
 #include "problem.hpp"
-#include "step1_one_warpgroup.cuh"
+#include "tile_math.cuh"
 
 namespace ex11_1 {
-// What every step's softmax_tile calls (step1_one_warpgroup.cuh).
+// What every step's softmax_tile calls (tile_math.cuh).
 using attention::RowUpdate;
 inline RowUpdate online_row_update(float m, float tile_max, float scale_log2) {
   return attention::online_row_update(m, tile_max, scale_log2);

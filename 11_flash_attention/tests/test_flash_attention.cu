@@ -133,7 +133,7 @@ TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads
   CHECK(attention::kv_head_of(31, 32, 8) == 7);
   CHECK(attention::kv_head_of(3, 32, 8) == 0);
   static_assert(tc::wgmma_accumulator_is_next_a());
-  CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (step1_one_warpgroup.cuh)
+  CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (tile_math.cuh)
 }
 
 TEST_CASE("S's accumulator registers are P's A operand, slot for slot, and the figures that show it are current",
