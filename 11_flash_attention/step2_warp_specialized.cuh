@@ -124,30 +124,59 @@ __device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMa
 }
 // [/doc:step2_producer]
 
-// [doc:step2_kernel]
-// Block (x, h, b): query rows 128x .. 128x + 127 of head h of sequence b, consumer c (warpgroup c + 1) rows 64c ..
-// 64c + 63 of them. As step 1's kernel otherwise (maps, layouts, scale_log2, masking). Preconditions: grid
-// (ceil(seqlen_q / 128), heads, batch), block Tile::kThreads, Tile::kSmemBytes of dynamic shared memory; sm_90a.
-// Errors: none reported. Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor", "wgmma.mma_async";
-// FlashAttention-3 (Shah et al., 2024), section 3.1.
-template <typename Tile, typename T>
-__global__ void __launch_bounds__(Tile::kThreads, 1)
-    step2_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
-                           const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
-                           const DeviceShape s, float scale_log2) {
-  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages;
-  extern __shared__ unsigned char smem_raw[];
-  const Step2Smem<Tile> sm(smem_raw);
-  const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
-  const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
-  if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
-  const int token0 = first_token(s, b, s.seqlen_q), kt0 = first_token(s, b, s.seqlen_k);
-  const int tiles = key_tiles(row0, Tile::kBlockM, BN, sq, sk, s.causal);
+// [doc:step2_block]
+// One consumer warpgroup's view of the block: which consumer (c: warpgroup c + 1, rows 64c .. 64c + 63 of the row
+// block), its thread's first row within them (lo: tc::wgmma_m64nNk16_d_coord), its Q rows, and the two rings.
+template <typename Tile>
+struct Consumer {
+  int c, lo;
+  tc::WsConsumerRing<Tile::kStages, 1> k_slots, v_slots;
+  std::uint32_t q_addr, k_addr, v_addr;
+  __device__ Consumer(const Step2Smem<Tile>& sm, int warpgroup)
+      : c(warpgroup - 1),
+        lo(16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4),
+        k_slots(sm.k_full, sm.k_empty),
+        v_slots(sm.v_full, sm.v_empty),
+        q_addr(tc::shared_address(sm.q_tile + c * Tile::kHeadDim * 128)),
+        k_addr(tc::shared_address(sm.k_ring)),
+        v_addr(tc::shared_address(sm.v_ring)) {}
+};
 
-  // Two rings, each stage's "full" barrier armed by the producer (one arrival and the bytes) and its "empty" one
-  // by both consumers; then Q's. tc::ws_cluster_start orders every thread's first wait after the init.
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
+// A row block: rows row0 .. row0 + kBlockM - 1 (row block x) of head h of sequence b (sq queries, sk keys, its first
+// query and key tokens token0 and kt0), which sees `tiles` key tiles; empty() where it starts past a shorter
+// sequence's end (varlen), and has no work at all.
+struct RowBlockWork {
+  int h, b, row0, sq, sk, token0, kt0, tiles;
+  __device__ bool empty() const { return row0 >= sq; }
+};
+template <typename Tile>
+__device__ inline RowBlockWork row_block_work(const DeviceShape& s, int x, int h, int b) {
+  RowBlockWork w;
+  w.h = h;
+  w.b = b;
+  w.row0 = x * Tile::kBlockM;
+  w.sq = sequence_length(s, b, s.seqlen_q);
+  w.sk = sequence_length(s, b, s.seqlen_k);
+  w.token0 = first_token(s, b, s.seqlen_q);
+  w.kt0 = first_token(s, b, s.seqlen_k);
+  w.tiles = key_tiles(w.row0, Tile::kBlockM, Tile::kBlockN, w.sq, w.sk, s.causal);
+  return w;
+}
+
+// What steps 2-4 run around their consumers: block (x, h, b)'s row block; two rings (each stage's "full" barrier
+// armed by the producer, one arrival and the bytes, its "empty" one by both consumers) and Q's barrier;
+// tc::ws_cluster_start, which orders every thread's first wait after the init; setmaxnreg and the role split; the
+// producer (produce_q_k_v); and the exit. consume(work, consumer) is each consumer warpgroup's part. A block past a
+// shorter sequence of a varlen batch returns at once, before any barrier.
+template <typename Tile, typename Consume>
+__device__ inline void warp_specialized_row_block(const Step2Smem<Tile>& sm, const CUtensorMap& map_q,
+                                                  const CUtensorMap& map_k, const CUtensorMap& map_v,
+                                                  const DeviceShape& s, Consume consume) {
+  const RowBlockWork w = row_block_work<Tile>(s, blockIdx.x, blockIdx.y, blockIdx.z);
+  if (w.empty()) return;
+
+  tc::ws_ring_init<Tile::kStages, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);
+  tc::ws_ring_init<Tile::kStages, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
   if (threadIdx.x == 0) {
     tc::mbarrier_init(sm.q_full, 1);
     tc::fence_mbarrier_init_release_cluster();  // Q's barrier too exists before the TMA unit completes bytes on it
@@ -159,44 +188,61 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();  // all 128 threads: setmaxnreg is warpgroup-wide
     if (threadIdx.x == 0) {
       // (A mutation point: a test reads another KV head than the group's.)
-      const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
-      produce_q_k_v<Tile>(sm, map_q, map_k, map_v, token0 + row0, kt0, h, kvh, tiles);
+      const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(w.h, s.heads, s.kv_heads), s.kv_heads);
+      produce_q_k_v<Tile>(sm, map_q, map_k, map_v, w.token0 + w.row0, w.kt0, w.h, kvh, w.tiles);
     }
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int c = warpgroup - 1, lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
-    const int crow0 = row0 + 64 * c;  // this consumer's first row
-    const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
-    const std::uint32_t q_addr = tc::shared_address(sm.q_tile + c * D * 128);
-    const std::uint32_t k_addr = tc::shared_address(sm.k_ring), v_addr = tc::shared_address(sm.v_ring);
+    consume(w, Consumer<Tile>(sm, warpgroup));
+  }
+  tc::ws_cluster_finish();  // every thread, the producer warpgroup's idle ones too, before the block leaves
+}
+// [/doc:step2_block]
+
+// [doc:step2_kernel]
+// Block (x, h, b): query rows 128x .. 128x + 127 of head h of sequence b, consumer c rows 64c .. 64c + 63 of them.
+// As step 1's kernel otherwise (maps, layouts, scale_log2, masking). Preconditions: grid (ceil(seqlen_q / 128),
+// heads, batch), block Tile::kThreads, Tile::kSmemBytes of dynamic shared memory; sm_90a. Errors: none reported.
+// Source: PTX ISA, "setmaxnreg", "mbarrier", "cp.async.bulk.tensor", "wgmma.mma_async"; FlashAttention-3 (Shah et
+// al., 2024), section 3.1.
+template <typename Tile, typename T>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    step2_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
+                           const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
+                           const DeviceShape s, float scale_log2) {
+  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN;
+  extern __shared__ unsigned char smem_raw[];
+  const Step2Smem<Tile> sm(smem_raw);
+  warp_specialized_row_block<Tile>(sm, map_q, map_k, map_v, s, [&](const RowBlockWork& w, const Consumer<Tile>& u) {
+    const int crow0 = w.row0 + 64 * u.c;  // this consumer's first row
     float acc[D / 2] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
     tc::mbarrier_wait_parity(sm.q_full, 0);
-    for (int j = 0; j < tiles; ++j) {
+    for (int j = 0; j < w.tiles; ++j) {
       // S from K's stage, which goes back as soon as the wgmmas have read it; the softmax; P V from V's stage.
       tc::trace_point(kWaitLoads);
-      const int ks = k_slots.wait(j).stage;
+      const int ks = u.k_slots.wait(j).stage;
       float sacc[BN / 2];
       tc::trace_point(kWaitTensorCores);
-      issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
+      issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
       tc::wgmma_wait_group<0>();
       tc::trace_point(kSoftmax);
-      k_slots.release(ks);
-      if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
+      u.k_slots.release(ks);
+      if (tile_needs_mask(crow0, BN * j, BN, w.sq, w.sk, s.causal))
+        mask<BN>(sacc, crow0 + u.lo, BN * j, w.sq, w.sk, s.causal);
       online_softmax<BN, D>(sacc, acc, m, l, scale_log2);
       std::uint32_t pa[BN / 16][4];
       p_fragments<BN, T>(sacc, pa);
       tc::trace_point(kWaitLoads);
-      const int vs = v_slots.wait(j).stage;
+      const int vs = u.v_slots.wait(j).stage;
       tc::trace_point(kWaitTensorCores);
-      issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
+      issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
       tc::wgmma_wait_group<0>();
-      v_slots.release(vs);
+      u.v_slots.release(vs);
     }
     tc::trace_point(kWaitLoads);  // the epilogue: its end is the next record, or none
-    write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
-  }
-  tc::ws_cluster_finish();  // every thread, the producer warpgroup's idle ones too, before the block leaves
+    write_o_and_lse<T, D>(acc, m, l, o, lse, s, w.b, w.h, crow0, w.token0, w.sq);
+  });
 }
 // [/doc:step2_kernel]
 

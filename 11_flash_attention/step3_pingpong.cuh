@@ -49,38 +49,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     step3_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                            const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
                            const DeviceShape s, float scale_log2) {
-  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages;
+  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN;
   static_assert(Tile::kConsumers == 2, "a turn passes between two consumers");
   extern __shared__ unsigned char smem_raw[];
   const Step2Smem<Tile> sm(smem_raw);
-  const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
-  const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
-  if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
-  const int token0 = first_token(s, b, s.seqlen_q), kt0 = first_token(s, b, s.seqlen_k);
-  const int tiles = key_tiles(row0, Tile::kBlockM, BN, sq, sk, s.causal);
-
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);  // as step 2
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
-  if (threadIdx.x == 0) {
-    tc::mbarrier_init(sm.q_full, 1);
-    tc::fence_mbarrier_init_release_cluster();
-  }
-  tc::ws_cluster_start();
-
-  const int warpgroup = tc::warpgroup_index();
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
-      produce_q_k_v<Tile>(sm, map_q, map_k, map_v, token0 + row0, kt0, h, kvh, tiles);
-    }
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int c = warpgroup - 1, lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
-    const int crow0 = row0 + 64 * c;
-    const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
-    const std::uint32_t q_addr = tc::shared_address(sm.q_tile + c * D * 128);
-    const std::uint32_t k_addr = tc::shared_address(sm.k_ring), v_addr = tc::shared_address(sm.v_ring);
+  warp_specialized_row_block<Tile>(sm, map_q, map_k, map_v, s, [&](const RowBlockWork& w, const Consumer<Tile>& u) {
+    const int c = u.c, crow0 = w.row0 + 64 * c, tiles = w.tiles;
     float acc[D / 2] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
     std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
@@ -88,29 +62,29 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     tc::mbarrier_wait_parity(sm.q_full, 0);
     for (int j = 0; tiles > 0 && j <= tiles; ++j) {  // turn j: P V of tile j - 1, S of tile j
       tc::trace_point(kWaitLoads);
-      const int ks = j < tiles ? k_slots.wait(j).stage : 0;
-      const int vs = j > 0 ? v_slots.wait(j - 1).stage : 0;
+      const int ks = j < tiles ? u.k_slots.wait(j).stage : 0;
+      const int vs = j > 0 ? u.v_slots.wait(j - 1).stage : 0;
       float sacc[BN / 2];
       tc::trace_point(kWaitTurn);
       wait_turn(c);
       tc::trace_point(kWaitTensorCores);
-      if (j > 0) issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);  // P(j - 1) V(j - 1)
+      if (j > 0) issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);  // P(j - 1) V(j - 1)
       if (j < tiles)
-        issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
+        issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
       if (c == 0 || j < tiles) pass_turn(c);  // consumer 1's last turn hands over to no one
       tc::wgmma_wait_group<0>();  // both groups: O has P(j - 1) V(j - 1), S is this tile's
-      if (j > 0) v_slots.release(vs);
+      if (j > 0) u.v_slots.release(vs);
       if (j == tiles) break;
       tc::trace_point(kSoftmax);
-      k_slots.release(ks);
-      if (tile_needs_mask(crow0, BN * j, BN, sq, sk, s.causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, s.causal);
+      u.k_slots.release(ks);
+      if (tile_needs_mask(crow0, BN * j, BN, w.sq, w.sk, s.causal))
+        mask<BN>(sacc, crow0 + u.lo, BN * j, w.sq, w.sk, s.causal);
       online_softmax<BN, D>(sacc, acc, m, l, scale_log2);  // rescales O, P(j - 1) V(j - 1) included
       p_fragments<BN, T>(sacc, pa);
     }
     tc::trace_point(kWaitLoads);  // the epilogue
-    write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
-  }
-  tc::ws_cluster_finish();
+    write_o_and_lse<T, D>(acc, m, l, o, lse, s, w.b, w.h, crow0, w.token0, w.sq);
+  });
 }
 // [/doc:step3_kernel]
 

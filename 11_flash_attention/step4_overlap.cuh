@@ -34,32 +34,30 @@
 namespace attention {
 
 // [doc:step4_rows]
-// One consumer's part of a row block: its 64 query rows (from crow0; `lo` its thread's first row within them)
-// against key tiles 0 .. tiles - 1, into O (acc, unnormalised), m and l, which the caller zeroes. it0: the slices each
+// One consumer's part of a row block (u: step 2's Consumer): its 64 query rows from crow0 against key tiles
+// 0 .. tiles - 1, into O (acc, unnormalised), m and l, which the caller zeroes. it0: the slices each
 // ring had carried before this row block (0 but in a persistent kernel); q_addr: its Q rows; after_last_s(): called
 // once every S of the row block has been computed, before the last P V (the persistent kernel lets the producer load
 // the next row block's Q over this one's there). Preconditions: tiles >= 1; the turn protocol of step 3 (kTurn).
 template <typename Tile, typename T, typename AfterLastS>
-__device__ inline void attend_rows_overlapped(const tc::WsConsumerRing<Tile::kStages, 1>& k_slots,
-                                              const tc::WsConsumerRing<Tile::kStages, 1>& v_slots, int it0, int tiles,
-                                              int c, int crow0, int lo, std::uint32_t q_addr, std::uint32_t k_addr,
-                                              std::uint32_t v_addr, int sq, int sk, bool causal, float scale_log2,
-                                              float (&acc)[Tile::kHeadDim / 2], float (&m)[2], float (&l)[2],
-                                              AfterLastS after_last_s) {
+__device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, int tiles, int crow0, int sq, int sk,
+                                              bool causal, float scale_log2, float (&acc)[Tile::kHeadDim / 2],
+                                              float (&m)[2], float (&l)[2], AfterLastS after_last_s) {
   constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN;
+  const int c = u.c, lo = u.lo;
   std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
   float sacc[BN / 2], rescale[2];
   // Turn 0: S(0) alone, as in step 3 (no P V before it).
   tc::trace_point(kWaitLoads);
-  int ks = k_slots.wait(it0).stage;
+  int ks = u.k_slots.wait(it0).stage;
   tc::trace_point(kWaitTurn);
   wait_turn(c);
   tc::trace_point(kWaitTensorCores);
-  issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
+  issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
   pass_turn(c);
   tc::wgmma_wait_group<0>();
   tc::trace_point(kSoftmax);
-  k_slots.release(ks);
+  u.k_slots.release(ks);
   if (tile_needs_mask(crow0, 0, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, 0, sq, sk, causal);
   softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // O is still 0: nothing to rescale
   p_fragments<BN, T>(sacc, pa);
@@ -67,38 +65,38 @@ __device__ inline void attend_rows_overlapped(const tc::WsConsumerRing<Tile::kSt
   // too can count them: the waits below are then exact, and it need not serialize the wgmmas.
   for (int j = 1; j < tiles; ++j) {
     tc::trace_point(kWaitLoads);
-    ks = k_slots.wait(it0 + j).stage;
-    const int vs = v_slots.wait(it0 + j - 1).stage;
+    ks = u.k_slots.wait(it0 + j).stage;
+    const int vs = u.v_slots.wait(it0 + j - 1).stage;
     tc::trace_point(kWaitTurn);
     wait_turn(c);
     tc::trace_point(kWaitTensorCores);
-    issue_s<BN, Tile::kPanels, T>(sacc, q_addr, 64 * 128, k_addr + ks * Tile::kTileBytes, BN * 128);
-    issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
+    issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
+    issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
     pass_turn(c);
     tc::wgmma_wait_group<1>();  // at most the younger group (P V) pending: S(j) is in its registers
     tc::trace_point(kSoftmax);
-    k_slots.release(ks);
+    u.k_slots.release(ks);
     if (tile_needs_mask(crow0, BN * j, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, causal);
     softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // under P(j - 1) V(j - 1): touches neither O nor P
     tc::trace_point(kWaitTensorCores);
     tc::wgmma_wait_group<0>();  // P(j - 1) V(j - 1) is in O, and P(j - 1)'s registers are free
     tc::trace_point(kSoftmax);
-    v_slots.release(vs);
+    u.v_slots.release(vs);
     rescale_o<D>(acc, rescale);  // O, P(j - 1) V(j - 1) included, was relative to the max before tile j
     p_fragments<BN, T>(sacc, pa);
   }
   after_last_s();
   // The last turn: P V of the last tile alone. Consumer 1 hands it over to no one.
   tc::trace_point(kWaitLoads);
-  const int vs = v_slots.wait(it0 + tiles - 1).stage;
+  const int vs = u.v_slots.wait(it0 + tiles - 1).stage;
   tc::trace_point(kWaitTurn);
   wait_turn(c);
   tc::trace_point(kWaitTensorCores);
-  issue_pv<BN, D, T>(acc, pa, v_addr + vs * Tile::kTileBytes);
+  issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
   if (c == 0) pass_turn(c);
   tc::wgmma_wait_group<0>();
   tc::trace_point(kWaitLoads);  // the epilogue, or the next row block's start
-  v_slots.release(vs);
+  u.v_slots.release(vs);
 }
 // [/doc:step4_rows]
 
@@ -111,47 +109,20 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     step4_attention_kernel(const __grid_constant__ CUtensorMap map_q, const __grid_constant__ CUtensorMap map_k,
                            const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
                            const DeviceShape s, float scale_log2) {
-  constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN, S = Tile::kStages;
+  constexpr int D = Tile::kHeadDim;
   static_assert(Tile::kConsumers == 2, "a turn passes between two consumers");
   extern __shared__ unsigned char smem_raw[];
   const Step2Smem<Tile> sm(smem_raw);
-  const int h = blockIdx.y, b = blockIdx.z, row0 = blockIdx.x * Tile::kBlockM;
-  const int sq = sequence_length(s, b, s.seqlen_q), sk = sequence_length(s, b, s.seqlen_k);
-  if (row0 >= sq) return;  // past a shorter sequence of a varlen batch: the whole block, before any barrier
-  const int token0 = first_token(s, b, s.seqlen_q), kt0 = first_token(s, b, s.seqlen_k);
-  const int tiles = key_tiles(row0, Tile::kBlockM, BN, sq, sk, s.causal);
-
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);  // as step 2
-  tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
-  if (threadIdx.x == 0) {
-    tc::mbarrier_init(sm.q_full, 1);
-    tc::fence_mbarrier_init_release_cluster();
-  }
-  tc::ws_cluster_start();
-
-  const int warpgroup = tc::warpgroup_index();
-  if (warpgroup == 0) {
-    tc::setmaxnreg_dec<Tile::kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(h, s.heads, s.kv_heads), s.kv_heads);
-      produce_q_k_v<Tile>(sm, map_q, map_k, map_v, token0 + row0, kt0, h, kvh, tiles);
-    }
-  } else {
-    tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int c = warpgroup - 1, lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
-    const int crow0 = row0 + 64 * c;
-    const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
+  warp_specialized_row_block<Tile>(sm, map_q, map_k, map_v, s, [&](const RowBlockWork& w, const Consumer<Tile>& u) {
+    const int crow0 = w.row0 + 64 * u.c;
     float acc[D / 2] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
-    if (c == 1 && tiles > 0) pass_turn(c);  // consumer 0 goes first
+    if (u.c == 1 && w.tiles > 0) pass_turn(u.c);  // consumer 0 goes first
     tc::mbarrier_wait_parity(sm.q_full, 0);  // also where no key tile follows: Q lands before the block leaves
-    if (tiles > 0)
-      attend_rows_overlapped<Tile, T>(k_slots, v_slots, 0, tiles, c, crow0, lo,
-                                      tc::shared_address(sm.q_tile + c * D * 128), tc::shared_address(sm.k_ring),
-                                      tc::shared_address(sm.v_ring), sq, sk, s.causal, scale_log2, acc, m, l, [] {});
-    write_o_and_lse<T, D>(acc, m, l, o, lse, s, b, h, crow0, token0, sq);
-  }
-  tc::ws_cluster_finish();
+    if (w.tiles > 0)
+      attend_rows_overlapped<Tile, T>(u, 0, w.tiles, crow0, w.sq, w.sk, s.causal, scale_log2, acc, m, l, [] {});
+    write_o_and_lse<T, D>(acc, m, l, o, lse, s, w.b, w.h, crow0, w.token0, w.sq);
+  });
 }
 // [/doc:step4_kernel]
 

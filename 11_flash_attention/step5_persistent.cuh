@@ -65,23 +65,6 @@ __host__ __device__ inline WorkItem work_item(int w, int row_blocks, int heads, 
   return {causal ? row_blocks - 1 - x : x, hb % heads, hb / heads};
 }
 
-// A row block's rows and key tiles: row0 its first row; sq, sk its sequence's lengths; tiles the key tiles it sees
-// (0 where a causal mask hides every key, with more queries than keys); empty: it starts past a shorter sequence's
-// end (varlen), and has no work at all.
-struct RowBlock {
-  int row0, sq, sk, tiles;
-  bool empty;
-};
-template <typename Tile>
-__device__ inline RowBlock row_block(const DeviceShape& s, const WorkItem& item) {
-  RowBlock r;
-  r.row0 = item.x * Tile::kBlockM;
-  r.sq = sequence_length(s, item.b, s.seqlen_q);
-  r.sk = sequence_length(s, item.b, s.seqlen_k);
-  r.empty = r.row0 >= r.sq;
-  r.tiles = key_tiles(r.row0, Tile::kBlockM, Tile::kBlockN, r.sq, r.sk, s.causal);
-  return r;
-}
 // [/doc:work_item]
 
 // [doc:step5_kernel]
@@ -117,13 +100,17 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
 
   // n counts the row blocks this block has run (Q's phases), `it` their key tiles (the rings' slices); the producer
   // and the consumers count the same ones, since the consumers run exactly the items the producer hands them.
+  const auto work = [&](int w) {  // work item w's row block
+    const WorkItem item = work_item(w, row_blocks, s.heads, s.causal);
+    return row_block_work<Tile>(s, item.x, item.h, item.b);
+  };
   const int warpgroup = tc::warpgroup_index();
   if (warpgroup == 0) {
     tc::setmaxnreg_dec<Tile::kProducerRegisters>();
     if (threadIdx.x == 0) {
       for (int n = 0, it = 0, w = blockIdx.x;; ++n) {
         // Row blocks past a shorter sequence's end (varlen) have no work: the producer passes over them.
-        while (w < items && row_block<Tile>(s, work_item(w, row_blocks, s.heads, s.causal)).empty)
+        while (w < items && work(w).empty())
           w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;
         // Q's one stage: free at once for the first row block, then once both consumers released the last one's
         // (after which they no longer read q_item either).
@@ -133,42 +120,34 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
           tc::mbarrier_arrive(sm.q_full);
           break;
         }
-        const WorkItem item = work_item(w, row_blocks, s.heads, s.causal);
-        const RowBlock r = row_block<Tile>(s, item);
-        const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(item.h, s.heads, s.kv_heads),
-                                           s.kv_heads);
+        const RowBlockWork r = work(w);
+        const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(r.h, s.heads, s.kv_heads), s.kv_heads);
         // Its first act, arriving on q_full (a release), publishes q_item with Q.
-        produce_q_k_v<Tile>(sm, map_q, map_k, map_v, first_token(s, item.b, s.seqlen_q) + r.row0,
-                            first_token(s, item.b, s.seqlen_k), item.h, kvh, r.tiles, it);
+        produce_q_k_v<Tile>(sm, map_q, map_k, map_v, r.token0 + r.row0, r.kt0, r.h, kvh, r.tiles, it);
         it += r.tiles;
         w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;  // the next: taken now that this one is all issued
       }
     }
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const int c = warpgroup - 1, lo = 16 * ((threadIdx.x / 32) % 4) + (threadIdx.x % 32) / 4;
-    const tc::WsConsumerRing<S, 1> k_slots(sm.k_full, sm.k_empty), v_slots(sm.v_full, sm.v_empty);
-    const std::uint32_t q_addr = tc::shared_address(sm.q_tile + c * D * 128);
-    const std::uint32_t k_addr = tc::shared_address(sm.k_ring), v_addr = tc::shared_address(sm.v_ring);
+    const Consumer<Tile> u(sm, warpgroup);
     // Every S of this row block computed (the wgmmas have read Q) and q_item read: Q's stage may take the next one.
     const auto release_q = [&] { tc::mbarrier_arrive(q_empty); };
     for (int n = 0, it = 0;; ++n) {
       tc::mbarrier_wait_parity(sm.q_full, tc::ring_full_parity(n, 1));  // an acquire: q_item is this row block's
       const int w = *q_item;
       if (w >= items) break;
-      const WorkItem item = work_item(w, row_blocks, s.heads, s.causal);
-      const RowBlock r = row_block<Tile>(s, item);
-      const int crow0 = r.row0 + 64 * c;
+      const RowBlockWork r = work(w);
+      const int crow0 = r.row0 + 64 * u.c;
       float acc[D / 2] = {};
       float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
       // The turns start afresh each row block: consumer 1's last turn of the previous one handed over to no one.
-      if (c == 1 && r.tiles > 0) pass_turn(c);
+      if (u.c == 1 && r.tiles > 0) pass_turn(u.c);
       if (r.tiles > 0)
-        attend_rows_overlapped<Tile, T>(k_slots, v_slots, it, r.tiles, c, crow0, lo, q_addr, k_addr, v_addr, r.sq,
-                                        r.sk, s.causal, scale_log2, acc, m, l, release_q);
+        attend_rows_overlapped<Tile, T>(u, it, r.tiles, crow0, r.sq, r.sk, s.causal, scale_log2, acc, m, l, release_q);
       else
         release_q();
-      write_o_and_lse<T, D>(acc, m, l, o, lse, s, item.b, item.h, crow0, first_token(s, item.b, s.seqlen_q), r.sq);
+      write_o_and_lse<T, D>(acc, m, l, o, lse, s, r.b, r.h, crow0, r.token0, r.sq);
       it += r.tiles;
     }
   }
