@@ -8,7 +8,8 @@
 // up (tc::detail::TraceSink, through cudaMemcpyToSymbol on tc::detail::g_trace_sink), so that the tool can draw
 // the warpgroups' phases side by side. clock64 rather than %globaltimer: the phases last a fraction of a
 // microsecond, finer than the global timer ticks on some GPUs, and every warpgroup of a block reads the same SM's
-// counter. Preconditions: device code. Errors: none; events past the buffer's capacity are counted, not written.
+// counter. Preconditions: device code. Errors: none; events past the buffer's capacity are counted, not written;
+// with no sink set (capacity 0) nothing is touched.
 // Source: PTX ISA, "Special Registers: %clock64"; CUDA C++ Programming Guide, "atomicAdd".
 #pragma once
 
@@ -34,7 +35,10 @@ __device__ TraceSink g_trace_sink;  // internal linkage: each tool's translation
 __device__ __forceinline__ void trace_point(int event) {
 #if defined(TC_TRACE_HOOK)
   const detail::TraceSink& sink = detail::g_trace_sink;
-  if (threadIdx.x % 128 != 0 || int(blockIdx.x) != sink.block || blockIdx.y != 0 || blockIdx.z != 0) return;
+  // A sink with no buffer (before the tool sets one, between its traced launches) records nothing: count is null.
+  if (sink.capacity == 0 || threadIdx.x % 128 != 0 || int(blockIdx.x) != sink.block || blockIdx.y != 0 ||
+      blockIdx.z != 0)
+    return;
   const long long now = clock64();
   const int i = atomicAdd(sink.count, 1);
   if (i < sink.capacity) {
