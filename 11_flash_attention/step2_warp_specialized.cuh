@@ -34,14 +34,14 @@ namespace attention {
 
 // [doc:step2_tile]
 // 128 query rows a block (two consumers of 64), key tiles of 128 (64 at head_dim 256, where O alone takes 128
-// registers a thread), Stages stages a ring. Shared memory: Q (128 x head_dim) and Stages tiles each of K and V
-// (kBlockN x head_dim): with 2 stages 160 KB at head_dim 128, 192 KB at 256. Registers a consumer thread: O
-// head_dim / 2, S kBlockN / 2, P kBlockN / 4 (160 at head_dim 128, of the 240 that setmaxnreg gives it).
-template <int HeadDim, int Stages = 2>
+// registers a thread), kStages stages a ring. Shared memory: Q (128 x head_dim) and kStages tiles each of K and V
+// (kBlockN x head_dim), 160 KB at head_dim 128, 192 KB at 256. Registers a consumer thread: O head_dim / 2, S kBlockN
+// / 2, P kBlockN / 4 (160 at head_dim 128, of the 240 that setmaxnreg gives it).
+template <int HeadDim>
 struct Step2Tile {
   static constexpr int kHeadDim = HeadDim;
   static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
-  static constexpr int kBlockM = 64 * kConsumers, kBlockN = HeadDim <= 128 ? 128 : 64, kStages = Stages;
+  static constexpr int kBlockM = 64 * kConsumers, kBlockN = HeadDim <= 128 ? 128 : 64, kStages = 2;
   static constexpr int kPanels = HeadDim / 64;
   static constexpr int kQBytes = kBlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
   static constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;

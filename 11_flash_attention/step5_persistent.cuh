@@ -39,11 +39,9 @@ namespace attention {
 // Step 2's tile and rings, plus Q's "empty" barrier (every consumer thread arrives once a row block's S are all
 // computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after
 // V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.
-// A third stage where it fits (head_dim up to 128: 225 KB at 128; at 256 two stages already take 192 KB): a
-// persistent block's producer runs further ahead, across the seam between row blocks too.
-template <int HeadDim, typename Base = Step2Tile<HeadDim, HeadDim <= 128 ? 3 : 2>>
-struct Step5Tile : Base {
-  static constexpr int kSmemBytes = Base::kSmemBytes + 8 + 8;
+template <int HeadDim>
+struct Step5Tile : Step2Tile<HeadDim> {
+  static constexpr int kSmemBytes = Step2Tile<HeadDim>::kSmemBytes + 8 + 8;
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
 
