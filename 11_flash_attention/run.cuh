@@ -7,6 +7,7 @@
 #include "problem.hpp"
 
 #include "tc/device_buffer.hpp"
+#include "tc/memory.hpp"
 #include "tc/random.hpp"
 
 #include <cuda_bf16.h>
@@ -37,6 +38,22 @@ struct Problem {
     return {q.data(), k.data(), v.data(), o.data(), lse.data(), shape.cu_seqlens.empty() ? nullptr : cu_seqlens.data()};
   }
 };
+
+// What make_problem and a check allocate, in bytes (element_bytes: T's size): on the GPU Q, K, V and O in T, L, the
+// reference's O and L in fp32, and the varlen offsets; on the host the larger of make_problem's Q, K and V in T and a
+// check's downloads (O in T and as fp32, the reference's O, both L). Precondition: shape_problem(s) holds. Errors:
+// tc::TooLargeError past 2^64 - 1 bytes (checked_bytes).
+inline tc::MemoryNeed memory_need(const Shape& s, std::uint64_t element_bytes) {
+  const std::uint64_t q = std::uint64_t(total_q(s)) * s.heads * s.head_dim;
+  const std::uint64_t kv = std::uint64_t(total_k(s)) * s.kv_heads * s.head_dim;
+  const std::uint64_t rows = std::uint64_t(total_q(s)) * s.heads;
+  const std::uint64_t made = tc::checked_bytes(tc::checked_sum({q, kv, kv}), element_bytes);
+  const std::uint64_t checked = tc::checked_sum({tc::checked_bytes(q, element_bytes + 8), tc::checked_bytes(rows, 8)});
+  const std::uint64_t device =
+      tc::checked_sum({tc::checked_bytes(tc::checked_sum({q, q, kv, kv}), element_bytes), tc::checked_bytes(q, 4),
+                       tc::checked_bytes(rows, 8), tc::checked_bytes(s.cu_seqlens.size(), 4)});
+  return {std::max(made, checked), device};
+}
 
 // Makes the problem and runs the reference. Errors: std::invalid_argument (shape_problem's line), tc::CudaError.
 template <typename T>

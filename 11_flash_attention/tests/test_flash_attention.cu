@@ -8,6 +8,7 @@
 #include "tools/figures.hpp"
 
 #include "tc/layout_maps.hpp"
+#include "tc/memory.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc_test/catch.hpp"
 #include "tc_test/planted_bugs.cuh"
@@ -89,6 +90,22 @@ TEST_CASE("an attention problem breaks each rule with one line", "[host]") {
   for (const auto& why : {attention::shape_problem(shape(1, 100, 6, 4, 128, false)),
                           attention::shape_problem(shape(1, 1 << 20, 64, 8, 256, false))})
     CHECK(why.value().find('\n') == std::string::npos);
+}
+
+TEST_CASE("the memory a problem needs is counted before anything is allocated, on the host and on the GPU", "[host]") {
+  attention::Shape s;
+  s.batch = 2;
+  s.seqlen_q = s.seqlen_k = 1000;
+  s.heads = 8;
+  s.kv_heads = 2;
+  s.head_dim = 128;
+  // Q and O: 2 x 1000 x 8 x 128 elements; K and V: 2 x 1000 x 2 x 128; L: 2 x 1000 x 8 rows.
+  const std::uint64_t q = 2048000, kv = 512000, rows = 16000;
+  const tc::MemoryNeed need = attention::memory_need(s, 2);
+  CHECK(need.device_bytes == (2 * q + 2 * kv) * 2 + q * 4 + rows * 8);
+  CHECK(need.host_bytes == std::max((q + 2 * kv) * 2, q * 10 + rows * 8));  // the check's downloads, here
+  s.cu_seqlens = {0, 600, 2000};  // varlen: 2000 tokens in all, and three offsets on the GPU
+  CHECK(attention::memory_need(s, 2).device_bytes == need.device_bytes + 3 * 4);
 }
 
 TEST_CASE("FLOPs are counted as FlashAttention counts them, halved for causal", "[host]") {

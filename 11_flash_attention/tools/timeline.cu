@@ -4,8 +4,8 @@
 // (11_pingpong_timeline.svg), and summed: the share of each consumer's time in each phase, and of the block's time in
 // which both consumers ran their softmax at once (the tensor cores then idle, whatever the other one had issued).
 // This binary alone is compiled with TC_TRACE_HOOK; in every other, trace_point compiles to nothing.
-// Usage: 11_timeline [--seqlen N] [--head-dim D] [--out DIR] (default docs/figures). Exit codes: README.md, "Exit
-// codes" (77: no SM 9.0 GPU).
+// Usage: 11_timeline [--seqlen N] [--batch B] [--heads H] [--head-dim D] [--out DIR] (default docs/figures).
+// Exit codes: README.md, "Exit codes" (77: no SM 9.0 GPU).
 #include "run.cuh"
 
 #include "chapter_config.hpp"
@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -71,12 +72,16 @@ std::vector<std::vector<Interval>> trace(Launch launch) {
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     tc::Cli cli("11_timeline", "Chapter 11: each consumer's phases in steps 2, 3 and 4, traced on the SM's clock");
-    cli.add_int("seqlen", 2048, "tokens (batch 1, one head: the traced block walks every key tile)");
+    cli.add_int("seqlen", 2048, "tokens a sequence (block (0, 0, 0), the one traced, walks every key tile)");
+    cli.add_int("batch", 4, "sequences (with --heads, enough blocks that the traced one shares the GPU as in a run)");
+    cli.add_int("heads", 16, "heads");
     cli.add_choice("head-dim", "128", {"64", "128", "256"}, "head dimension");
     cli.add_string("out", "docs/figures", "folder the timeline's SVG is written to");
     if (!cli.parse(argc, argv)) return tc::kExitOk;
     attention::Shape s;
     s.seqlen_q = s.seqlen_k = int(cli.get_int("seqlen"));
+    s.batch = int(cli.get_int("batch"));
+    s.heads = s.kv_heads = int(cli.get_int("heads"));
     s.head_dim = std::stoi(cli.get_choice("head-dim"));
     if (const auto why = attention::shape_problem(s)) throw tc::UsageError(*why);
     tc::require_exact_sm(90, "11_timeline");
@@ -95,9 +100,16 @@ int main(int argc, char** argv) {
         {"step 4 (softmax under P V)", trace([&] { attention::launch_step4(s, t, nullptr); })},
     };
 
+    // A trace with a silent consumer would draw an empty row and sum to nothing: an error, not a figure.
+    for (const Step& st : steps)
+      for (int c = 0; c < 2; ++c)
+        if (st.consumers[c].empty())
+          throw std::runtime_error(std::string(st.name) + ": consumer " + std::to_string(c) + " recorded no phase");
+
     // The summary: each consumer's share of its traced time in each phase; both in their softmax at once.
-    std::printf("== block (0, 0, 0): seqlen %d, head_dim %d, bf16; shares of each consumer's traced cycles ==\n",
-                s.seqlen_q, s.head_dim);
+    std::printf("== block (0, 0, 0) of batch %d, seqlen %d, heads %d, head_dim %d, bf16; shares of each consumer's "
+                "traced cycles ==\n",
+                s.batch, s.seqlen_q, s.heads, s.head_dim);
     std::printf("%-28s %-9s %9s", "step", "consumer", "cycles");
     for (const char* name : kPhaseNames) std::printf(" %22s", name);
     std::printf(" %14s\n", "both softmax");
@@ -123,8 +135,11 @@ int main(int argc, char** argv) {
       }
     }
 
-    // The figure: the first few key tiles' worth of each step, a row a consumer, a colour a phase.
-    constexpr int kLeft = 190, kWidth = 900, kRow = 18;
+    // The figure: a few key tiles' worth of each step, from the end of consumer 0's first wait (Q's load and the
+    // first K tile's: the prologue), a row a consumer, a colour a phase; each step's name on a line above its rows.
+    constexpr int kLeft = 100, kWidth = 900, kRow = 18;
+    // SM cycles drawn: about two key tiles at head_dim 128 (the summary's cycles a consumer, over its tiles).
+    constexpr long long kWindow = 12000;
     std::string body;
     int y = 20;
     for (int ph = 0; ph < kPhases; ++ph) {
@@ -133,24 +148,23 @@ int main(int argc, char** argv) {
     }
     y += 24;
     for (const Step& st : steps) {
-      long long t0 = 1LL << 62;
-      for (const auto& consumer : st.consumers)
-        if (!consumer.empty()) t0 = std::min(t0, consumer.front().begin);
-      const long long window = 12000;  // cycles drawn: the first key tiles, after the prologue
-      body += tc::svg::text(10, y + 12, st.name);
+      const long long t0 = st.consumers[0].front().end;
+      body += tc::svg::text(10, y + 10, st.name);
+      y += 16;
       for (int c = 0; c < 2; ++c) {
-        body += tc::svg::text(120, y + 13, "consumer " + std::to_string(c));
+        body += tc::svg::text(10, y + 13, "consumer " + std::to_string(c));
         for (const Interval& iv : st.consumers[c]) {
-          const long long b = iv.begin - t0, e = std::min(iv.end - t0, window);
-          if (b >= window) break;
-          const int x0 = kLeft + int(b * kWidth / window), x1 = kLeft + int(e * kWidth / window);
+          const long long b = std::max(iv.begin - t0, 0LL), e = std::min(iv.end - t0, kWindow);
+          if (b >= kWindow) break;
+          const int x0 = kLeft + int(b * kWidth / kWindow), x1 = kLeft + int(e * kWidth / kWindow);
           if (x1 > x0) body += tc::svg::rect(x0, y, x1 - x0, kRow - 2, kPhaseColours[iv.phase]);
         }
         y += kRow;
       }
-      y += 14;
+      y += 10;
     }
-    body += tc::svg::text(kLeft, y + 6, "SM clock cycles from each step's first record: 0 to 12000");
+    body += tc::svg::text(kLeft, y + 6, "SM clock cycles from the end of the prologue: 0 to " +
+                                            std::to_string(kWindow));
     const std::string path = cli.get_string("out") + "/11_pingpong_timeline.svg";
     std::ofstream out(path);
     out << tc::svg::document(kLeft + kWidth + 20, y + 20, body);
