@@ -153,7 +153,7 @@ TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads
   CHECK(tc::wgmma_accumulator_is_next_a());  // why P feeds P V from S's registers (tile_math.cuh)
 }
 
-TEST_CASE("S's accumulator registers are P's A operand, slot for slot, and the figures that show it are current",
+TEST_CASE("S's accumulator registers are P's A operand, slot for slot, and the chapter's figures are current",
           "[host]") {
   for (int warp = 0; warp < 4; ++warp)
     for (int n : {16, 64, 128, 256}) {

@@ -8,6 +8,7 @@
 
 int main(int argc, char** argv) {
   return tc::figure_tool_main(argc, argv, "11_figures",
-                              "Writes chapter 11's figures: S's accumulator and P's A operand, the same registers.",
+                              "Writes chapter 11's figures: S's accumulator and P's A operand, the same registers; the "
+                              "causal mask's key tiles.",
                               chapter_figures);
 }
