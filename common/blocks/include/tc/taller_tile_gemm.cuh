@@ -91,8 +91,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         if (s == 0) held.give_back(c.ring);  // the previous tile's staging, a slice into this one
       }
       tc::wgmma_wait_group<0>();  // the tile's last group has written acc, and read its stage
-      // The staging: this consumer's half of B in the tile's last stage, which it alone read.
-      unsigned char* const staging = smem.b(held.hold_last(it, c.walk.slices, S));
+      // The staging: this consumer's half of B in the tile's last stage, which it alone read (with k = 0, no stage
+      // was loaded: stage 0). The k = 0 case is a branch here, not hold_last's own: through hold_last's select,
+      // ptxas put an IADD3 before every one of the epilogue's 384 staging stores instead of addressing each as
+      // [register + uniform register] (docs/results/08_skeleton_final_before_after_h200.txt).
+      unsigned char* staging = smem.b(0);
+      if (c.walk.slices > 0) staging = smem.b(held.hold_last(it, c.walk.slices, S));
       const tc::PlannedTile tile = c.walk.tile(plan, t);
 #pragma unroll
       for (int r = 0; r < RB; ++r)
