@@ -1,7 +1,8 @@
-// Chapter 10: GEMMs at the shapes LLMs run. The linear layers of Llama-3-8B and -70B at 1 to 8192 tokens, bf16 in
-// and out, each verified and timed beside cublasGemmEx and cuBLASLt with a cold L2, as a model step finds it.
+// Chapter 10: GEMMs at the shapes LLMs run. The linear layers of Llama-3-8B and -70B at 1 to 8192 tokens (the suite,
+// which the steps were tuned on) and of eight other models (the held-out suite, which they never were), bf16 in and
+// out, each verified and timed beside cublasGemmEx and cuBLASLt with a cold L2, as a model step finds it.
 //
-// Read top to bottom: (1) the command line: which suite, which token counts; (2) on the host, the suite (suite.hpp:
+// Read top to bottom: (1) the command line: which suites, which token counts; (2) on the host, each suite (suite.hpp:
 // every layer, its weight's size against the L2; this part runs on any machine); (3) the GPU (an H100 or H200:
 // sm_90a code runs on SM 9.0 alone) and the memory of the largest shape; (4) the DRAM ceiling, a device-to-device
 // copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through every step (1:
@@ -42,9 +43,9 @@ constexpr std::size_t kCopyBytes = std::size_t(4) << 30;
 
 // (2) The suite's layers, their weights against the L2 (a weight that fits would be read from the L2, not DRAM, by a
 // warm timing), and the token counts.
-void print_suite_plan(const std::vector<SuiteShape>& shapes) {
-  std::printf("\n== the suite (suite.hpp): y = x W^T, x M x K row-major (M tokens), W N x K with K contiguous, y M x N "
-              "row-major ==\n");
+void print_suite_plan(const std::string& set, const std::vector<SuiteShape>& shapes) {
+  std::printf("\n== the %ssuite (suite.hpp): y = x W^T, x M x K row-major (M tokens), W N x K with K contiguous, y M "
+              "x N row-major ==\n", set.empty() ? "" : (set + " ").c_str());
   std::printf("%-6s %-8s %6s %6s %8s  %s\n", "model", "layer", "N", "K", "W MiB", "tokens M");
   for (std::size_t i = 0; i < shapes.size();) {
     const SuiteShape& s = shapes[i];
@@ -93,7 +94,8 @@ void print_moe(const std::vector<MoeResult>& rows, const tc::FlushedTiming& timi
 int main(int argc, char** argv) {
   return tc::run_main([&] {
     // (1) The command line: the short suite (Llama-3-8B at 1, 64 and 2048 tokens) by default, the full one (both
-    // models, seven token counts, and the MoE table) with --suite full or --bench; --tokens replaces the token counts.
+    // models, seven token counts, and the MoE table) with --suite full, the held-out one with --suite held-out, the
+    // full and the held-out ones with --bench; --tokens replaces the token counts.
     tc::DriverConfig config{tc::this_chapter(),
                             "Chapter 10: GEMMs at the shapes LLMs run",
                             "the linear layers of Llama-3-8B and -70B at 1 to 8192 tokens (bf16 in and out, fp32 "
@@ -103,13 +105,14 @@ int main(int argc, char** argv) {
     config.sizes_flag = false;    // the suite names the shapes
     config.default_repeats = 20;
     config.rest_flag = true;
-    config.default_rest_ms = 100;  // under --bench: 56 shapes x 11 timings, so the suite's rests stay near a minute
-    config.bench_flag = true;      // --bench: the full suite and the MoE table, as docs/results records them
+    config.default_rest_ms = 100;  // under --bench: 106 shapes x 11 timings, so the rests stay near two minutes
+    config.bench_flag = true;      // --bench: the full suite, the held-out one and the MoE table (docs/results)
     tc::GemmDriver driver(config);
     tc::Cli& cli = driver.cli();
-    cli.add_choice("suite", "short", {"short", "full"},
-                   "short: Llama-3-8B at 1, 64 and 2048 tokens; full (the default with --bench): both models at 1, "
-                   "16, 64, 128, 512, 2048 and 8192 tokens");
+    cli.add_choice("suite", "short", {"short", "full", "held-out"},
+                   "short: Llama-3-8B at 1, 64 and 2048 tokens; full: both models at 1, 16, 64, 128, 512, 2048 and "
+                   "8192 tokens; held-out: 25 layers of 8 other models at token counts drawn from 1 to 8192, never "
+                   "tuned on (suite.hpp); --bench runs full, then held-out");
     cli.add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
     cli.add_string("shapes", "", "instead of the suite: these shapes, MxNxK (M tokens, an N x K weight), "
                                  "comma-separated");
@@ -118,21 +121,26 @@ int main(int argc, char** argv) {
                                  "(comma-separated, summing to 8192, at most 64 groups)");
     cli.add_flag("no-yardsticks", "verify and time the steps alone (the sanitizer runs: racecheck reports hazards "
                                   "inside cuBLASLt's own kernels, which are not this chapter's code)");
-    // The chapter's own flags become shapes and MoE layers before the run header, so that a bad one's error is the
-    // first line printed. The MoE layers: the four of kMoeConfigs, routed by the Zipf draw, or the two weights with
-    // --groups' rows.
-    std::vector<SuiteShape> shapes;
+    // The chapter's own flags become sets of shapes and MoE layers before the run header, so that a bad one's error
+    // is the first line printed. The MoE layers: the four of kMoeConfigs, routed by the Zipf draw, or the two weights
+    // with --groups' rows. A set's name heads its tables and summaries: "" for the suite and for --shapes.
+    std::vector<std::pair<std::string, std::vector<SuiteShape>>> sets;
     std::vector<std::pair<MoeConfig, std::vector<int>>> moe_layers;
     const auto check_flags = [&] {
-      const bool full = cli.get_choice("suite") == "full" || (cli.get_flag("bench") && !cli.given("suite"));
+      const bool bench = cli.get_flag("bench") && !cli.given("suite");
+      const bool full = cli.get_choice("suite") == "full" || bench;
+      const bool held_out = cli.get_choice("suite") == "held-out" || bench;
       const std::string tokens = cli.get_string("tokens"), custom = cli.get_string("shapes");
-      if (custom.empty()) {
-        shapes = suite(full, !tokens.empty() ? tc::parse_int_list("tokens", tokens)
-                             : full          ? kSuiteTokens
-                                             : kShortSuiteTokens);
-      } else {
+      const std::vector<int> given = tokens.empty() ? std::vector<int>{} : tc::parse_int_list("tokens", tokens);
+      if (!custom.empty()) {
+        std::vector<SuiteShape> shapes;
         for (const tc::GemmShape& g : tc::parse_gemm_shapes("shapes", custom))
           shapes.push_back({g.m, LinearLayer{"-", "custom", g.n, g.k}});
+        sets.push_back({"", shapes});
+      } else {
+        if (full || !held_out) sets.push_back({"", suite(full, !given.empty() ? given : full ? kSuiteTokens
+                                                                                            : kShortSuiteTokens)});
+        if (held_out) sets.push_back({"held-out", held_out_suite(given)});
       }
       if (const std::string groups = cli.get_string("groups"); !groups.empty()) {
         const std::vector<int> sizes = moe::parse_group_sizes(groups, kMoeTokens * kMoeTopK, grouped::kMaxGroups);
@@ -147,11 +155,12 @@ int main(int argc, char** argv) {
     const bool yardsticks = !cli.get_flag("no-yardsticks");
     const tc::RunOptions& o = driver.options();
     tc::MemoryNeed largest;  // one shape's operands live at a time
-    for (const SuiteShape& s : shapes) {
-      const tc::MemoryNeed need = shape_memory(s, o.beta);
-      largest.host_bytes = std::max(largest.host_bytes, need.host_bytes);
-      largest.device_bytes = std::max(largest.device_bytes, need.device_bytes);
-    }
+    for (const auto& [set, shapes] : sets)
+      for (const SuiteShape& s : shapes) {
+        const tc::MemoryNeed need = shape_memory(s, o.beta);
+        largest.host_bytes = std::max(largest.host_bytes, need.host_bytes);
+        largest.device_bytes = std::max(largest.device_bytes, need.device_bytes);
+      }
     for (const auto& [c, sizes] : moe_layers)
       largest.device_bytes = std::max(largest.device_bytes, moe_memory(c, kMoeTokens * kMoeTopK).device_bytes);
     largest = largest + tc::MemoryNeed{0, 2 * kCopyBytes};  // and the DRAM copy's two buffers
@@ -160,7 +169,7 @@ int main(int argc, char** argv) {
     driver.print_header();
 
     // (2) The suite, on the host. (3) Everything after needs an SM 9.0 GPU and the memory: else exit 77 or 6.
-    print_suite_plan(shapes);
+    for (const auto& [set, shapes] : sets) print_suite_plan(set, shapes);
     const tc::DeviceInfo gpu = driver.require_gpu("chapter 10 (warp-specialized wgmma kernels, sm_90a)");
     tc::require_memory(what, largest);
 
@@ -177,24 +186,28 @@ int main(int argc, char** argv) {
     // (5) Every shape through every step: verified, then timed, and the yardsticks timed once.
     std::printf("\n== every shape through every step: verified, then timed; then cublasGemmEx and cuBLASLt "
                 "(suite_run.cuh) ==\n");
-    std::vector<std::vector<ShapeResult>> steps;  // steps[i]: step i + 1's rows, one a shape
     std::vector<tc::VerificationRow> checks;
-    for (const SuiteShape& s : shapes) {
-      const auto start = std::chrono::steady_clock::now();
-      const std::vector<ShapeResult> rows =
-          run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
-              driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors, yardsticks);
-      steps.resize(rows.size());
-      std::string verdicts;
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        steps[i].push_back(rows[i]);
-        checks.push_back({s.name() + " step " + rows[i].kernel, rows[i].verdict, o.alpha});
-        verdicts += std::string(i > 0 ? ", " : "") + "step " + rows[i].kernel + " " +
-                    (rows[i].verdict.passed() ? "PASS" : "FAIL");
+    std::vector<std::vector<std::vector<ShapeResult>>> results;  // results[set][i]: step i + 1's rows, one a shape
+    for (const auto& [set, shapes] : sets) {
+      std::vector<std::vector<ShapeResult>>& steps = results.emplace_back();
+      for (const SuiteShape& s : shapes) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::vector<ShapeResult> rows =
+            run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
+                driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors,
+                yardsticks);
+        steps.resize(rows.size());
+        std::string verdicts;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          steps[i].push_back(rows[i]);
+          checks.push_back({s.name() + " step " + rows[i].kernel, rows[i].verdict, o.alpha});
+          verdicts += std::string(i > 0 ? ", " : "") + "step " + rows[i].kernel + " " +
+                      (rows[i].verdict.passed() ? "PASS" : "FAIL");
+        }
+        std::printf("[%s%d/%d] %-28s %s, %.1f s\n", set.empty() ? "" : (set + " ").c_str(), int(steps[0].size()),
+                    int(shapes.size()), s.name().c_str(), verdicts.c_str(), seconds_since(start));
+        std::fflush(stdout);  // a long suite shows its progress
       }
-      std::printf("[%d/%d] %-28s %s, %.1f s\n", int(steps[0].size()), int(shapes.size()), s.name().c_str(),
-                  verdicts.c_str(), seconds_since(start));
-      std::fflush(stdout);  // a long suite shows its progress
     }
 
     // (5b) Step 6 on the MoE layers: every group verified, then timed beside cuBLAS's grouped GEMM.
@@ -211,7 +224,9 @@ int main(int argc, char** argv) {
     }
 
     // (6) A table and its summary a step, and the MoE table. (7) The verification table and the verdict.
-    for (const std::vector<ShapeResult>& rows : steps) print_suite(rows, dram_gbps, timing, flush.bytes());
+    for (std::size_t set = 0; set < sets.size(); ++set)
+      for (const std::vector<ShapeResult>& rows : results[set])
+        print_suite(sets[set].first, rows, dram_gbps, timing, flush.bytes());
     if (!moe_rows.empty()) print_moe(moe_rows, timing, double(flush.bytes()));
     std::printf("\n== verification: integer operands checked exactly, random ones against fp64 (tc/gemm_check.hpp, "
                 "made on the GPU: tc/device_gemm_check.cuh) ==\n");

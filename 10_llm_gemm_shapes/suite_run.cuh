@@ -7,9 +7,10 @@
 // timed, then cublasGemmEx (default algorithm) and cuBLASLt's first 8 heuristic algorithms, timed once on the same
 // random operands. Every timing is tc::FlushedTiming's: the L2 flushed by a read before every launch, which also
 // keeps the queue busy, so that a 10 us launch is timed without the host's latency.
-// print_suite: ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each
-// yardstick, the schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks'
-// time over the kernel's (above 1: the kernel is faster) and the worst shape, for each yardstick.
+// print_suite: one step's table over a set of shapes (set: "" for the suite, "held-out" for the held-out suite):
+// ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each yardstick, the
+// schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks' time over the
+// kernel's (above 1: the kernel is faster) and the worst shape, for each yardstick.
 // Errors: tc::CudaError from CUDA, cuBLAS and cuBLASLt; std::invalid_argument from the launchers.
 #pragma once
 
@@ -153,8 +154,8 @@ RatioSummary summarize_ratios(const std::vector<ShapeResult>& rows, Ms&& yardsti
 }
 
 // The results table, its legend and the summary lines.
-inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, const tc::FlushedTiming& timing,
-                        std::size_t flush_bytes) {
+inline void print_suite(const std::string& set, const std::vector<ShapeResult>& rows, double dram_gbps,
+                        const tc::FlushedTiming& timing, std::size_t flush_bytes) {
   using tc::fixed;
   tc::Table t;
   for (const char* h : {"model", "layer", "M", "N", "K", "kernel"}) t.column(h, false);
@@ -175,10 +176,11 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
            r.verdict.passed() ? "PASS" : "FAIL"});
   }
   const std::string step = rows.empty() ? std::string("-") : rows.front().kernel;
-  std::printf("\n== results of step %s: y = x W^T, bf16 in and out, fp32 accumulation (y^T = W x^T column-major: "
+  const std::string on = set.empty() ? std::string() : " on the " + set + " suite", of = set.empty() ? "" : set + " ";
+  std::printf("\n== results of step %s%s: y = x W^T, bf16 in and out, fp32 accumulation (y^T = W x^T column-major: "
               "suite.hpp); median of %d launches after %d warm-up, each timing after %d ms idle; the L2 flushed before "
               "every launch by a read of %.0f MiB ==\n",
-              step.c_str(), timing.repeats, timing.warmup, timing.rest_ms, double(flush_bytes) / (1 << 20));
+              step.c_str(), on.c_str(), timing.repeats, timing.warmup, timing.rest_ms, double(flush_bytes) / (1 << 20));
   std::printf("%s", t.format().c_str());
   std::printf(
       "GB/s: operand traffic, 2 (MK + NK + MN) bytes over the kernel's time (x and W read once, y written once); "
@@ -195,9 +197,8 @@ inline void print_suite(const std::vector<ShapeResult>& rows, double dram_gbps, 
     std::printf("step %s: no yardsticks were timed (--no-yardsticks)\n", step.c_str());
     return;
   }
-  std::printf("step %s, summary over %d shapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt "
+  std::printf("step %s, summary over %d %sshapes: geomean %.3fx cublasGemmEx (worst %.3fx, %s), %.3fx cuBLASLt "
               "best-of-8 (worst %.3fx, %s)\n",
-              step.c_str(), int(rows.size()), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(), lt.geomean,
-              lt.worst,
-              lt.worst_shape.c_str());
+              step.c_str(), int(rows.size()), of.c_str(), cublas.geomean, cublas.worst, cublas.worst_shape.c_str(),
+              lt.geomean, lt.worst, lt.worst_shape.c_str());
 }

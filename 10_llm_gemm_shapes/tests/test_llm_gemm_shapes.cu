@@ -1,5 +1,6 @@
 // Chapter 10 tests. Host: the suite is the issue's 56 shapes (the layers of Llama-3-8B and -70B at seven token
-// counts) and maps each onto the GEMM y^T = W x^T with the leading dimensions PyTorch's F.linear gives cuBLAS; step
+// counts), the held-out suite 50 shapes of other models' layers at a fixed draw of token counts, none a suite layer,
+// and each shape maps onto the GEMM y^T = W x^T with the leading dimensions PyTorch's F.linear gives cuBLAS; step
 // 1's waves count its plan's tiles and the SMs its last wave leaves idle; the flush reads twice the L2; the summary's
 // geomean and worst shape. GPU (SM 9.0 only): step 1 through both checks at suite shapes (one token to 2048, K = 4096
 // to 14336), at a ragged shape through the padded path, and with every (alpha, beta); the suite's own checks (made on
@@ -56,6 +57,45 @@ TEST_CASE("the full suite is the layers of Llama-3-8B and -70B at seven token co
   CHECK(small.size() == 12);
   for (const SuiteShape& s : small) CHECK(std::string(s.layer.model) == "8B");
   CHECK_THROWS_AS(suite(false, {0}), std::invalid_argument);
+}
+
+TEST_CASE("the held-out suite is 50 shapes of 25 layers of 8 other models at drawn token counts, none a suite layer",
+          "[suite]") {
+  const std::vector<SuiteShape> shapes = held_out_suite();
+  REQUIRE(shapes.size() == 50);  // the issue asks for at least 40, from at least 4 models
+  std::set<std::string> models, layers, suite_layers;
+  for (const LinearLayer& l : kLlamaLayers) suite_layers.insert(std::to_string(l.n) + "x" + std::to_string(l.k));
+  int ragged_k = 0, below_16 = 0, above_2048 = 0;
+  for (const SuiteShape& s : shapes) {
+    models.insert(s.layer.model);
+    const std::string nk = std::to_string(s.n()) + "x" + std::to_string(s.k());
+    layers.insert(nk);
+    CHECK(suite_layers.count(nk) == 0);  // held out: no weight the steps were tuned on
+    CHECK(s.m >= 1);
+    CHECK(s.m <= 8192);
+    CHECK(s.k() % 8 == 0);  // a K TMA can stride over (16 bytes of bf16), so no padded copy
+    if (s.k() % 64 != 0) ++ragged_k;
+    below_16 += s.m < 16 ? 1 : 0;
+    above_2048 += s.m > 2048 ? 1 : 0;
+  }
+  CHECK(models.size() == 8);
+  CHECK(layers.size() == 25);
+  CHECK(ragged_k == 6);  // three tensor-parallel shards, two token counts each
+  CHECK(below_16 >= 5);  // log-uniform: about a quarter of the draws below 16 tokens (4 of 13 octaves)
+  CHECK(above_2048 >= 5);
+  // The draw is fixed (std::mt19937 is specified bit for bit): the same tokens on every platform, and a change to
+  // the seed or the transform shows here first.
+  CHECK(shapes[0].m == 40);
+  CHECK(shapes[1].m == 7);
+  CHECK(shapes[2].m == 2445);
+  CHECK(shapes[49].m == 827);
+  CHECK(shapes[49].name() == "GLM6B down/4 827x4096x3424");
+  // --tokens replaces the draw: every layer at each count given.
+  const std::vector<SuiteShape> at = held_out_suite({1, 300});
+  REQUIRE(at.size() == 50);
+  CHECK(at[0].m == 1);
+  CHECK(at[1].m == 300);
+  CHECK_THROWS_AS(held_out_suite({0}), std::invalid_argument);
 }
 
 TEST_CASE("a suite shape is y^T = W x^T: the weights as op T (lda = K), the tokens as op N (ldb = K), ldc = N",

@@ -11,7 +11,8 @@
 // under the same flush, and prints each time, the fastest, and step 5's choice (step5_choice.cuh: the model's
 // estimates) with the fastest time over the choice's: how far the model is from the best measured, summed up as a
 // geomean and the worst shape. Off the teaching path: docs/10 quotes it.
-// Usage: 10_schedule_sweep [--suite short|full] [--tokens 1,16,...] [--warmup 5] [--repeats 20] [--rest-ms 20].
+// Usage: 10_schedule_sweep [--suite short|full|held-out] [--tokens 1,16,...] [--warmup 5] [--repeats 20]
+// [--rest-ms 20].
 // Exit codes: README.md, "Exit codes" (1 on a mismatch).
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
@@ -79,12 +80,15 @@ int main(int argc, char** argv) {
                                        "times chapter 08's kernel, stream-K, the 64-weight tiles (BN and BN/2 "
                                        "columns, 1, 2 and 4 splits) and the wide tile on every suite shape, verified, "
                                        "with the L2 flushed; prints the fastest."));
-    add_suite_flag(driver);
+    add_suite_flag(driver, true);
     driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
-    const std::string tokens_text = driver.cli().get_string("tokens");
-    const std::vector<int> tokens = tokens_text.empty() ? kSuiteTokens : tc::parse_int_list("tokens", tokens_text);
-    const std::vector<SuiteShape> shapes = suite(driver.cli().get_choice("suite") == "full", tokens);
+    const std::string tokens_text = driver.cli().get_string("tokens"), which = driver.cli().get_choice("suite");
+    const std::vector<int> tokens =
+        tokens_text.empty() ? std::vector<int>{} : tc::parse_int_list("tokens", tokens_text);
+    const bool held_out = which == "held-out";
+    const std::vector<SuiteShape> shapes =
+        held_out ? held_out_suite(tokens) : suite(which == "full", tokens.empty() ? kSuiteTokens : tokens);
     const tc::RunOptions& o = driver.options();
     const tc::DeviceInfo gpu = driver.require_gpu("10_schedule_sweep (wgmma kernels, sm_90a)");
     const tc::L2Flush flush;
@@ -151,9 +155,10 @@ int main(int argc, char** argv) {
                 "tile)\n",
                 kMinSlicesPerSplit, kNarrowMaxTokens, kWideMinTokens);
     std::printf("model: step 5's choice (step5_choice.cuh); fastest / model: the fastest time over the choice's (1: "
-                "the model chose the fastest)\nthe model over %d shapes: geomean %.3f of the fastest measured, worst "
-                "%.3f (%s)\n",
-                int(shapes.size()), std::exp(log_sum / double(shapes.size())), worst, worst_shape.c_str());
+                "the model chose the fastest)\nthe model over %d %sshapes: geomean %.3f of the fastest measured, "
+                "worst %.3f (%s)\n",
+                int(shapes.size()), held_out ? "held-out " : "", std::exp(log_sum / double(shapes.size())), worst,
+                worst_shape.c_str());
     return tc::GemmDriver::finish(all_ok);
   });
 }
