@@ -4,6 +4,8 @@
 
 #include "problem.hpp"
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,25 @@ struct BenchProblem {
   std::string name;
   Shape shape;
 };
+
+// [doc:same_work]
+// The same work without grouped-query attention and without varlen, for a problem that has either (else nullopt):
+// as many KV heads as query heads, and a varlen batch's sequences all of one length L, the root mean square of
+// theirs, so that the batch has the same FLOPs (flops(): the sum of each sequence's length squared) up to L's
+// rounding. The benchmark times step 5 on both: GQA's and varlen's cost is the gap (the target: at most 5%).
+inline std::optional<Shape> same_work_without_gqa_or_varlen(const Shape& s) {
+  if (s.kv_heads == s.heads && s.cu_seqlens.empty()) return std::nullopt;
+  Shape t = s;
+  t.kv_heads = s.heads;
+  if (!s.cu_seqlens.empty()) {
+    double squares = 0.0;
+    for (int b = 0; b < s.batch; ++b) squares += double(seqlen_q_of(s, b)) * seqlen_k_of(s, b);
+    t.seqlen_q = t.seqlen_k = int(std::lround(std::sqrt(squares / s.batch)));
+    t.cu_seqlens.clear();
+  }
+  return t;
+}
+// [/doc:same_work]
 
 // The suite: FlashAttention-3's forward benchmark (Shah et al., 2024, section 4.1): a hidden size of 2048 (heads =
 // 2048 / head_dim) and 16k tokens a batch (batch = 16384 / seqlen), at seqlen 512 to 16k, head_dim 64, 128 and 256,

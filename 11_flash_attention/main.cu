@@ -1,7 +1,9 @@
 // Chapter 11: a FlashAttention-3-style forward on Hopper. Read top to bottom: the command line, the problem, each
-// step verified against the fp32 reference, then timed beside cuDNN; with --bench, the same for every problem of the
-// benchmark (bench.hpp), one line each, and the geomean against cuDNN over the suite and over the held-out shapes.
+// step verified against the fp32 reference, then timed beside cuDNN; with --bench, the ceilings (ceilings.cuh), then
+// the same for every problem of the benchmark (bench.hpp), one line each, and the geomean against cuDNN over the
+// suite and over the held-out shapes.
 #include "bench.hpp"
+#include "ceilings.cuh"
 #include "cudnn_sdpa.hpp"
 #include "problem.hpp"
 #include "run.cuh"
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,24 +112,37 @@ bool demonstrate(const attention::Shape& s, bool with_cudnn, const Timing& t) {
   return ok;
 }
 
-// The benchmark: a line a problem (each kernel's TFLOP/s, step 5 in % of cuDNN, the checks), then per set the
-// geomean and the worst of step 5 against cuDNN. Returns whether every check passed.
+// The benchmark: first the ceilings (ceilings.cuh); then a line a problem: each kernel's TFLOP/s, and step 5 in % of
+// cuDNN, of the wgmma mix's ceiling, of the 989 TFLOP/s peak and, for GQA and varlen, of the same work without them
+// (bench.hpp), with the checks; then per set the geomean and the worst of step 5 against cuDNN, and against the same
+// work. Returns whether every check passed.
 template <typename T>
 bool bench(bool with_cudnn, const Timing& t) {
+  constexpr double kPeakTflops = 989.0;  // H100/H200 SXM dense bf16 (docs/external_figures.md, h200-fp16-dense)
+  const attention::Ceilings c = attention::measure_ceilings<T>(t.warmup, t.repeats);
+  std::printf("the ceilings (ceilings.cuh): the wgmma mix of a key tile at %.1f / %.1f / %.1f TFLOP/s (head_dim 64 / "
+              "128 / 256); ex2.approx (MUFU.EX2) at %.0f G/s, so that with no overlap of exponentials and matmuls "
+              "attention is bound at %.1f / %.1f / %.1f TFLOP/s\n",
+              c.wgmma(64), c.wgmma(128), c.wgmma(256), c.ex2_per_s / 1e9,
+              attention::no_overlap_bound(c.wgmma(64), c.ex2_per_s, 64),
+              attention::no_overlap_bound(c.wgmma(128), c.ex2_per_s, 128),
+              attention::no_overlap_bound(c.wgmma(256), c.ex2_per_s, 256));
   std::vector<attention::BenchProblem> problems = attention::bench_suite();
   for (attention::BenchProblem& p : attention::bench_held_out()) problems.push_back(p);
-  std::printf("%-9s %-24s %-42s %7s %7s %7s %7s %7s %7s %8s  %s\n", "set", "problem", "shape", "1", "2", "3", "4",
-              "5", "cuDNN", "5 % cuDNN", "checks");
+  std::printf("%-9s %-24s %-42s %7s %7s %7s %7s %7s %7s %8s %7s %7s %7s  %s\n", "set", "problem", "shape", "1", "2",
+              "3", "4", "5", "cuDNN", "5 % cuDNN", "% ceil", "% peak", "% same", "checks");
   struct Ratios {
     double log_sum = 0.0, worst = 1e30;
     int n = 0;
+    void add(double r) { log_sum += std::log(r), worst = std::min(worst, r), ++n; }
   };
-  Ratios suite, held_out;
+  Ratios suite, held_out, same_work;
+  auto pct = [](double r) { return std::to_string(int(100.0 * r + 0.5)) + "%"; };
   bool ok = true;
   for (const attention::BenchProblem& bp : problems) {
     // cuDNN's SDPA is built here for fixed lengths (cudnn_sdpa.hpp): a varlen problem's row has no yardstick.
     const std::vector<Row> rows = run_steps<T>(bp.shape, with_cudnn && bp.shape.cu_seqlens.empty(), t);
-    const double flops = attention::flops(bp.shape);
+    const double flops = attention::flops(bp.shape), step5 = tc::tflops(flops, rows[kSteps - 1].ms);
     std::string line, checks = "pass";
     for (const Row& r : rows) {
       char cell[16];
@@ -136,25 +152,42 @@ bool bench(bool with_cudnn, const Timing& t) {
       ok &= r.check.pass();
     }
     if (rows.size() == kSteps) line += "       -";
-    std::string vs = "-";
+    std::string vs = "-", same = "-";
     if (rows.size() > kSteps) {
       const double ratio = rows.back().ms / rows[kSteps - 1].ms;
-      Ratios& set = bp.set == "suite" ? suite : held_out;
-      set.log_sum += std::log(ratio);
-      set.worst = std::min(set.worst, ratio);
-      ++set.n;
-      vs = std::to_string(int(100.0 * ratio + 0.5)) + "%";
+      (bp.set == "suite" ? suite : held_out).add(ratio);
+      vs = pct(ratio);
     }
-    std::printf("%-9s %-24s %-42s%s %9s  %s\n", bp.set.c_str(), bp.name.c_str(), describe(bp.shape).c_str(),
-                line.c_str(), vs.c_str(), checks.c_str());
+    if (const std::optional<attention::Shape> twin = attention::same_work_without_gqa_or_varlen(bp.shape)) {
+      attention::Problem<T> tp = attention::make_problem<T>(*twin, 2026);
+      const Row r = run_one("5 persistent, same work", tp,
+                            [](const attention::Shape& sh, const attention::DeviceTensors<T>& d, cudaStream_t st) {
+                              attention::launch_step5(sh, d, st);
+                            },
+                            t);
+      if (!r.check.pass()) checks = "FAIL: " + r.name;
+      ok &= r.check.pass();
+      const double ratio = step5 / tc::tflops(attention::flops(*twin), r.ms);
+      same_work.add(ratio);
+      same = pct(ratio);
+    }
+    std::printf("%-9s %-24s %-42s%s %9s %7s %7s %7s  %s\n", bp.set.c_str(), bp.name.c_str(),
+                describe(bp.shape).c_str(), line.c_str(), vs.c_str(), pct(step5 / c.wgmma(bp.shape.head_dim)).c_str(),
+                pct(step5 / kPeakTflops).c_str(), same.c_str(), checks.c_str());
     std::fflush(stdout);
   }
+  std::printf("%% ceil: step 5 over the wgmma mix's ceiling at its head_dim; %% peak: over 989 TFLOP/s; %% same: step "
+              "5's TFLOP/s over its TFLOP/s on the same work without GQA and varlen (bench.hpp)\n");
   if (with_cudnn)
     std::printf("a varlen problem has no cuDNN column: the yardstick is built for fixed lengths (cudnn_sdpa.hpp)\n");
   for (const auto& [name, r] : {std::pair<const char*, Ratios>{"suite", suite}, {"held-out", held_out}})
     if (r.n > 0)
       std::printf("%s: step 5 at %.1f%% of cuDNN's SDPA (geomean over %d problems), worst %.1f%%\n", name,
                   100.0 * std::exp(r.log_sum / r.n), r.n, 100.0 * r.worst);
+  if (same_work.n > 0)
+    std::printf("GQA and varlen: step 5 at %.1f%% of the same work without them (geomean over %d problems), worst "
+                "%.1f%%\n",
+                100.0 * std::exp(same_work.log_sum / same_work.n), same_work.n, 100.0 * same_work.worst);
   return ok;
 }
 

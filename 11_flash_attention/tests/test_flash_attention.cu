@@ -1,7 +1,9 @@
-// Chapter 11's tests. Host: the problem's rules and counts, the mask, the accumulator-to-A identity. GPU (SM 9.0):
+// Chapter 11's tests. Host: the problem's rules and counts, the benchmark's problems and their same-work twins, the
+// no-overlap bound, the mask, the accumulator-to-A identity. GPU (SM 9.0):
 // every step against the fp32 reference on every head_dim, causal and not, GQA, varlen, ragged lengths; and the
 // planted bugs, which the check must catch.
 #include "bench.hpp"
+#include "ceilings.cuh"
 #include "cudnn_sdpa.hpp"
 #include "run.cuh"
 
@@ -16,6 +18,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -138,6 +142,39 @@ TEST_CASE("every benchmark problem is valid, and the suite is FlashAttention-3's
       CHECK_FALSE(same);
     }
   }
+}
+
+TEST_CASE("the same work without GQA and varlen has as many KV heads as heads, fixed lengths and the same FLOPs",
+          "[host]") {
+  CHECK_FALSE(attention::same_work_without_gqa_or_varlen(shape(2, 1024, 16, 16, 128, true)).has_value());
+  const std::optional<attention::Shape> mha =
+      attention::same_work_without_gqa_or_varlen(shape(4, 2048, 32, 8, 128, true));
+  REQUIRE(mha.has_value());
+  CHECK(mha->kv_heads == 32);
+  CHECK(mha->seqlen_q == 2048);
+  CHECK(attention::flops(*mha) == attention::flops(shape(4, 2048, 32, 8, 128, true)));
+  int with_twin = 0;
+  for (const attention::BenchProblem& p : attention::bench_held_out()) {
+    INFO(p.name);
+    const std::optional<attention::Shape> t = attention::same_work_without_gqa_or_varlen(p.shape);
+    if (!t) continue;
+    ++with_twin;
+    CHECK(t->kv_heads == t->heads);
+    CHECK(t->cu_seqlens.empty());
+    CHECK_FALSE(attention::shape_problem(*t).has_value());
+    // The root mean square length: the FLOPs to within its rounding (a part in a thousand here).
+    CHECK(std::abs(attention::flops(*t) / attention::flops(p.shape) - 1.0) < 1e-3);
+  }
+  CHECK(with_twin == 5);  // the three GQA problems, the chunk (GQA too), and the varlen serving mix
+}
+
+TEST_CASE("with no overlap, the exponentials and the matmuls bound attention at one over the sum of their times",
+          "[host]") {
+  // A pair at head_dim 128: 512 FLOPs at 1024 TFLOP/s (0.5 ps) and one exponential at 2e12 a second (0.5 ps): 1 ps,
+  // so 512 TFLOP/s, half the tensor cores' rate.
+  CHECK(attention::no_overlap_bound(1024.0, 2e12, 128) == Approx(512.0));
+  // At head_dim 64 the same exponential weighs twice as much against half the FLOPs: 256 / (0.25 + 0.5) ps.
+  CHECK(attention::no_overlap_bound(1024.0, 2e12, 64) == Approx(256.0 / 0.75));
 }
 
 TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads one KV head", "[host]") {
