@@ -34,62 +34,9 @@
 #include "tc/gemm_driver.hpp"
 #include "tc/main.hpp"
 #include "tc/memory.hpp"
-#include "tc/text_table.hpp"
-
-namespace {
 
 // The DRAM ceiling's copy: 4 GiB each way, large enough that no cache holds any of it.
 constexpr std::size_t kCopyBytes = std::size_t(4) << 30;
-
-// (2) The suite's layers, their weights against the L2 (a weight that fits would be read from the L2, not DRAM, by a
-// warm timing), and the token counts.
-void print_suite_plan(const std::string& set, const std::vector<SuiteShape>& shapes) {
-  std::printf("\n== the %ssuite (suite.hpp): y = x W^T, x M x K row-major (M tokens), W N x K with K contiguous, y M "
-              "x N row-major ==\n", set.empty() ? "" : (set + " ").c_str());
-  std::printf("%-6s %-8s %6s %6s %8s  %s\n", "model", "layer", "N", "K", "W MiB", "tokens M");
-  for (std::size_t i = 0; i < shapes.size();) {
-    const SuiteShape& s = shapes[i];
-    std::printf("%-6s %-8s %6d %6d %8.0f ", s.layer.model, s.layer.name, s.n(), s.k(), s.weight_bytes() / (1 << 20));
-    for (; i < shapes.size() && shapes[i].n() == s.n() && shapes[i].k() == s.k(); ++i) std::printf(" %d", shapes[i].m);
-    std::printf("\n");
-  }
-  std::printf("%d shapes; every kernel computes y^T = W x^T: the weights take the kernel's M, the tokens its N\n",
-              int(shapes.size()));
-}
-
-// (6b) The mixture-of-experts table: a row a configuration, step 6 against cuBLAS's grouped GEMM.
-void print_moe(const std::vector<MoeResult>& rows, const tc::FlushedTiming& timing, double flush_bytes) {
-  std::printf("\n== step 6, grouped GEMM for mixture-of-experts: %d tokens, top-%d, %d routed rows sorted by expert, "
-              "y_g^T = W_g x_g^T per expert (moe_run.cuh); median of %d launches after %d warm-up, the L2 flushed "
-              "before every launch by a read of %.0f MiB ==\n",
-              kMoeTokens, kMoeTopK, kMoeTokens * kMoeTopK, timing.repeats, timing.warmup, flush_bytes / (1 << 20));
-  tc::Table t;
-  for (const char* h : {"experts", "N", "K"}) t.column(h, true);
-  t.column("rows a group", false);
-  for (const char* h : {"empty", "tiles", "ms", "TFLOP/s", "cuBLAS grouped ms", "% cuBLAS grouped"}) t.column(h, true);
-  t.column("verdict", false);
-  for (const MoeResult& r : rows) {
-    int rows_all = 0, empty = 0, least = 1 << 30, most = 0;
-    for (int m : r.sizes) {
-      rows_all += m, empty += m == 0 ? 1 : 0;
-      if (m > 0) least = std::min(least, m);
-      most = std::max(most, m);
-    }
-    const double tflops = 2.0 * rows_all * double(r.config.n) * r.config.k / (r.ms * 1e-3) / 1e12;
-    t.row({std::to_string(r.config.experts), std::to_string(r.config.n), std::to_string(r.config.k),
-           std::to_string(least) + " to " + std::to_string(most), std::to_string(empty), std::to_string(r.tiles),
-           tc::fixed(r.ms, 4), tc::fixed(tflops, 1), r.cublas_ms > 0.0 ? tc::fixed(r.cublas_ms, 4) : "-",
-           r.cublas_ms > 0.0 ? tc::fixed(100.0 * r.cublas_ms / r.ms, 1) + "%" : "-",
-           r.verdict.passed() ? "PASS" : "FAIL"});
-  }
-  std::printf("%s", t.format().c_str());
-  std::printf("rows a group: the fewest and most rows of a non-empty group; empty: groups with no rows (they have no "
-              "tiles, and cuBLAS gets no problem for them); tiles: step 6's 64 x BN tiles over all groups, on a grid "
-              "of one block a slot; %% cuBLAS grouped: cublasGemmGroupedBatchedEx's time (one problem a non-empty "
-              "group) over step 6's; above 100%%: step 6 is faster\n");
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   return tc::run_main([&] {
@@ -188,27 +135,10 @@ int main(int argc, char** argv) {
                 "(suite_run.cuh) ==\n");
     std::vector<tc::VerificationRow> checks;
     std::vector<std::vector<std::vector<ShapeResult>>> results;  // results[set][i]: step i + 1's rows, one a shape
-    for (const auto& [set, shapes] : sets) {
-      std::vector<std::vector<ShapeResult>>& steps = results.emplace_back();
-      for (const SuiteShape& s : shapes) {
-        const auto start = std::chrono::steady_clock::now();
-        const std::vector<ShapeResult> rows =
-            run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
-                driver.cublas(), driver.cublaslt(), s, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors,
-                yardsticks);
-        steps.resize(rows.size());
-        std::string verdicts;
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-          steps[i].push_back(rows[i]);
-          checks.push_back({s.name() + " step " + rows[i].kernel, rows[i].verdict, o.alpha});
-          verdicts += std::string(i > 0 ? ", " : "") + "step " + rows[i].kernel + " " +
-                      (rows[i].verdict.passed() ? "PASS" : "FAIL");
-        }
-        std::printf("[%s%d/%d] %-28s %s, %.1f s\n", set.empty() ? "" : (set + " ").c_str(), int(steps[0].size()),
-                    int(shapes.size()), s.name().c_str(), verdicts.c_str(), seconds_since(start));
-        std::fflush(stdout);  // a long suite shows its progress
-      }
-    }
+    for (const auto& [set, shapes] : sets)
+      results.push_back(run_set<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
+          driver.cublas(), driver.cublaslt(), set, shapes, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors,
+          yardsticks, checks));
 
     // (5b) Step 6 on the MoE layers: every group verified, then timed beside cuBLAS's grouped GEMM.
     std::vector<MoeResult> moe_rows;

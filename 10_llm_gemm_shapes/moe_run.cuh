@@ -1,7 +1,8 @@
 // Chapter 10 -- the mixture-of-experts table: step 6's grouped kernel on the issue's four configurations (8 or 64
 // experts, each expert's weight one of Mixtral-8x7B's: (N, K) = (14336, 4096), as its gate or up, or (4096, 14336),
 // as its down), 4096 tokens routed top-2 (8192 rows) by moe::zipf_routing, each verified group by group and timed
-// beside cublasGemmGroupedBatchedEx (tc/cublas_grouped.hpp), one group an expert, with the L2 flushed.
+// beside cublasGemmGroupedBatchedEx (tc/cublas_grouped.hpp), one group an expert, with the L2 flushed; print_moe
+// prints the table.
 // Layouts: as step 6 (step6_grouped.cuh): the experts' weights stacked, experts x N rows of K (K contiguous); the
 // routed rows sorted by expert, rows x K; y^T column-major N x rows (ldc = N), group g's columns first_row[g] ...
 // Checks: two operand sets over the whole stacked layer, run through one launch each: integer operands, whose every
@@ -21,12 +22,14 @@
 #include "tc/device_gemm_check.cuh"
 #include "tc/flushed_timing.cuh"
 #include "tc/gemm_check.hpp"
+#include "tc/text_table.hpp"
 
 #include <cuda_bf16.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -183,4 +186,36 @@ inline MoeResult run_moe(const tc::CublasHandle& cublas, const MoeConfig& c, con
   r.tiles = grouped::make_plan(sizes, c.n, 64, block_n).tiles();
   r.blocks_per_sm = small_m_blocks_per_sm(block_n);
   return r;
+}
+
+// The mixture-of-experts table: a row a configuration, step 6 against cuBLAS's grouped GEMM.
+inline void print_moe(const std::vector<MoeResult>& rows, const tc::FlushedTiming& timing, double flush_bytes) {
+  std::printf("\n== step 6, grouped GEMM for mixture-of-experts: %d tokens, top-%d, %d routed rows sorted by expert, "
+              "y_g^T = W_g x_g^T per expert (moe_run.cuh); median of %d launches after %d warm-up, the L2 flushed "
+              "before every launch by a read of %.0f MiB ==\n",
+              kMoeTokens, kMoeTopK, kMoeTokens * kMoeTopK, timing.repeats, timing.warmup, flush_bytes / (1 << 20));
+  tc::Table t;
+  for (const char* h : {"experts", "N", "K"}) t.column(h, true);
+  t.column("rows a group", false);
+  for (const char* h : {"empty", "tiles", "ms", "TFLOP/s", "cuBLAS grouped ms", "% cuBLAS grouped"}) t.column(h, true);
+  t.column("verdict", false);
+  for (const MoeResult& r : rows) {
+    int rows_all = 0, empty = 0, least = 1 << 30, most = 0;
+    for (int m : r.sizes) {
+      rows_all += m, empty += m == 0 ? 1 : 0;
+      if (m > 0) least = std::min(least, m);
+      most = std::max(most, m);
+    }
+    const double tflops = 2.0 * rows_all * double(r.config.n) * r.config.k / (r.ms * 1e-3) / 1e12;
+    t.row({std::to_string(r.config.experts), std::to_string(r.config.n), std::to_string(r.config.k),
+           std::to_string(least) + " to " + std::to_string(most), std::to_string(empty), std::to_string(r.tiles),
+           tc::fixed(r.ms, 4), tc::fixed(tflops, 1), r.cublas_ms > 0.0 ? tc::fixed(r.cublas_ms, 4) : "-",
+           r.cublas_ms > 0.0 ? tc::fixed(100.0 * r.cublas_ms / r.ms, 1) + "%" : "-",
+           r.verdict.passed() ? "PASS" : "FAIL"});
+  }
+  std::printf("%s", t.format().c_str());
+  std::printf("rows a group: the fewest and most rows of a non-empty group; empty: groups with no rows (they have no "
+              "tiles, and cuBLAS gets no problem for them); tiles: step 6's 64 x BN tiles over all groups, on a grid "
+              "of one block a slot; %% cuBLAS grouped: cublasGemmGroupedBatchedEx's time (one problem a non-empty "
+              "group) over step 6's; above 100%%: step 6 is faster\n");
 }

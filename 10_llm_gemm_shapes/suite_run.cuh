@@ -1,12 +1,13 @@
-// Chapter 10 -- one suite shape verified and timed beside both yardsticks, with the L2 flushed; the table and its
-// summary.
+// Chapter 10 -- one suite shape verified and timed beside both yardsticks, with the L2 flushed; a set of them; the
+// tables and their summaries.
 //
 // run_shape<Steps...>: the project's two checks (tc/gemm_check.hpp: integer operands exactly, random ones against
 // fp64) on the shape's problem (suite.hpp), made on the GPU once for every step (tc/device_gemm_check.cuh: a 57344 x
 // 8192 weight's operands and references would take the host most of a minute per shape), each step verified and
 // timed, then cublasGemmEx (default algorithm) and cuBLASLt's first 8 heuristic algorithms, timed once on the same
 // random operands. Every timing is tc::FlushedTiming's: the L2 flushed by a read before every launch, which also
-// keeps the queue busy, so that a 10 us launch is timed without the host's latency.
+// keeps the queue busy, so that a 10 us launch is timed without the host's latency. run_set: every shape of a set.
+// print_suite_plan: a set's layers and token counts, before any GPU work.
 // print_suite: one step's table over a set of shapes (set: "" for the suite, "held-out" for the held-out suite):
 // ms, TFLOP/s, operand traffic (GB/s) and its share of the measured DRAM ceiling, the share of each yardstick, the
 // schedule, and the waves that explain them; then the summary line: the geomean of the yardsticks' time over the
@@ -126,6 +127,49 @@ std::vector<ShapeResult> run_shape(const tc::CublasHandle& cublas, const tc::Cub
     r.read_ms = read_ms;
   }
   return rows;
+}
+
+// Every shape of a set through Steps... (run_shape), with a progress line a shape: the rows step by step (rows[i]:
+// step i + 1's, one a shape), each row's verdict appended to checks. set: "" for the suite, "held-out".
+template <typename... Steps>
+std::vector<std::vector<ShapeResult>> run_set(const tc::CublasHandle& cublas, const tc::CublasLtHandle& lt,
+                                              const std::string& set, const std::vector<SuiteShape>& shapes,
+                                              double alpha, double beta, std::uint64_t seed,
+                                              const tc::FlushedTiming& timing, int sms, bool yardsticks,
+                                              std::vector<tc::VerificationRow>& checks) {
+  std::vector<std::vector<ShapeResult>> steps(sizeof...(Steps));
+  for (const SuiteShape& s : shapes) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<ShapeResult> rows =
+        run_shape<Steps...>(cublas, lt, s, alpha, beta, seed, timing, sms, yardsticks);
+    std::string verdicts;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      steps[i].push_back(rows[i]);
+      checks.push_back({s.name() + " step " + rows[i].kernel, rows[i].verdict, alpha});
+      verdicts += std::string(i > 0 ? ", " : "") + "step " + rows[i].kernel + " " +
+                  (rows[i].verdict.passed() ? "PASS" : "FAIL");
+    }
+    std::printf("[%s%d/%d] %-28s %s, %.1f s\n", set.empty() ? "" : (set + " ").c_str(), int(steps[0].size()),
+                int(shapes.size()), s.name().c_str(), verdicts.c_str(), seconds_since(start));
+    std::fflush(stdout);  // a long suite shows its progress
+  }
+  return steps;
+}
+
+// A set's layers (set: "" for the suite, "held-out"), their weights against the L2 (a weight that fits would be read
+// from the L2, not DRAM, by a warm timing), and the token counts.
+inline void print_suite_plan(const std::string& set, const std::vector<SuiteShape>& shapes) {
+  std::printf("\n== the %ssuite (suite.hpp): y = x W^T, x M x K row-major (M tokens), W N x K with K contiguous, y M "
+              "x N row-major ==\n", set.empty() ? "" : (set + " ").c_str());
+  std::printf("%-6s %-8s %6s %6s %8s  %s\n", "model", "layer", "N", "K", "W MiB", "tokens M");
+  for (std::size_t i = 0; i < shapes.size();) {
+    const SuiteShape& s = shapes[i];
+    std::printf("%-6s %-8s %6d %6d %8.0f ", s.layer.model, s.layer.name, s.n(), s.k(), s.weight_bytes() / (1 << 20));
+    for (; i < shapes.size() && shapes[i].n() == s.n() && shapes[i].k() == s.k(); ++i) std::printf(" %d", shapes[i].m);
+    std::printf("\n");
+  }
+  std::printf("%d shapes; every kernel computes y^T = W x^T: the weights take the kernel's M, the tokens its N\n",
+              int(shapes.size()));
 }
 
 // The geomean of ratios, and where the smallest is.
