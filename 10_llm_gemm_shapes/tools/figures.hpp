@@ -11,6 +11,8 @@
 //                   groups as one numbering of tiles (grouped::make_plan), the empty group with none
 //   10_choice.svg   step 5's model at Llama-3-8B's down from 1 to 8192 tokens: every schedule's estimate
 //                   (estimate_schedules), the DRAM floor, and the one choose_schedule picks
+//   10_token_tiles.svg the token tile's waste from 1 to 8192 tokens (Step2SmallM::block_n, then chapter 08's tile),
+//                   with the suite's token counts and the held-out suite's draws (held_out_suite)
 // docs/figures/10_*.svg are this file's output, written by 10_figures; a host test fails when the committed files
 // differ from it. Host code (the plans are host functions; the step headers also hold the kernels, so this compiles
 // as CUDA); no GPU. Errors: none.
@@ -317,6 +319,59 @@ inline std::string choice_figure() {
   return tc::svg::fitted_document(kLeft + kWidth + 150, kTop + kHeight + 104, body);
 }
 
+// The token tile's waste: of the token columns a launch computes, the share that holds no token, from 1 to 8192
+// tokens, where steps 2 to 4 take up to 256 tokens in one narrow tile (wgmma's N a power of two:
+// Step2SmallM::block_n) and steps 1 to 4 run chapter 08's tiles of Step1Chapter08::Tile::BlockN past them. The
+// suite's token counts, powers of two, sit where the tiles fit; the held-out suite's draws (held_out_suite) fall
+// between.
+inline double token_waste(int tokens) {
+  const int tile = tokens <= Step2SmallM::kMaxTokens ? Step2SmallM::block_n(tokens) : Step1Chapter08::Tile::BlockN;
+  const int columns = tc::ceil_div(tokens, tile) * tile;
+  return 1.0 - double(tokens) / columns;
+}
+
+inline std::string token_tiles_figure() {
+  constexpr int kLeft = 60, kTop = 56, kWidth = 720, kHeight = 220, kOctaves = 13;  // 1 to 8192 tokens
+  auto x_of = [&](double tokens) { return kLeft + int(std::lround(std::log2(tokens) / kOctaves * kWidth)); };
+  auto y_of = [&](double waste) { return kTop + kHeight - int(std::lround(waste * kHeight)); };
+  std::string body = text(10, 20,
+                          "the token tile's waste: of the token columns a launch computes, the share that holds no "
+                          "token",
+                          " font-size=\"13\"");
+  body += text(10, 38, "steps 2 to 4's narrow tile up to 256 tokens (wgmma's N the next power of two), then chapter "
+                       "08's tiles of " + std::to_string(Step1Chapter08::Tile::BlockN) +
+                       " tokens, which steps 1 to 4 run past 256; log scale");
+  for (int q = 0; q <= 4; ++q) {  // 0, 25, 50, 75, 100 %
+    const int y = y_of(q / 4.0);
+    body += "<line x1=\"" + std::to_string(kLeft) + "\" y1=\"" + std::to_string(y) + "\" x2=\"" +
+            std::to_string(kLeft + kWidth) + "\" y2=\"" + std::to_string(y) + "\" stroke=\"#ddd\"/>\n";
+    body += text(14, y + 4, std::to_string(25 * q) + "%");
+  }
+  for (int octave = 0; octave <= kOctaves; octave += 2)
+    body += text(x_of(1 << octave) - 10, kTop + kHeight + 18, std::to_string(1 << octave));
+  // The curve: a point at each end of every tooth (a tile boundary and the token after it), and every 8th token
+  // between, enough for the teeth's curve on a log axis.
+  std::string points;
+  for (int m = 1; m <= 8192; ++m) {
+    const bool edge = token_waste(m) == 0.0 || (m > 1 && token_waste(m - 1) == 0.0);
+    if (m <= 64 || edge || m % 8 == 0)
+      points += std::to_string(x_of(m)) + "," + std::to_string(y_of(token_waste(m))) + " ";
+  }
+  body += "<polyline points=\"" + points + "\" fill=\"none\" stroke=\"#7570b3\" stroke-width=\"1.2\"/>\n";
+  for (int m : kSuiteTokens)
+    body += rect(x_of(m) - 4, y_of(token_waste(m)) - 4, 8, 8, "black");
+  for (const SuiteShape& s : held_out_suite())
+    body += "<circle cx=\"" + std::to_string(x_of(s.m)) + "\" cy=\"" + std::to_string(y_of(token_waste(s.m))) +
+            "\" r=\"4\" fill=\"#d95f02\"/>\n";
+  body += text(kLeft, kTop + kHeight + 38, "tokens M");
+  body += rect(kLeft + 120, kTop + kHeight + 30, 8, 8, "black");
+  body += text(kLeft + 134, kTop + kHeight + 38, "the suite's token counts");
+  body += "<circle cx=\"" + std::to_string(kLeft + 314) + "\" cy=\"" + std::to_string(kTop + kHeight + 34) +
+          "\" r=\"4\" fill=\"#d95f02\"/>\n";
+  body += text(kLeft + 324, kTop + kHeight + 38, "the held-out suite's (suite.hpp: drawn log-uniformly)");
+  return tc::svg::fitted_document(kLeft + kWidth + 30, kTop + kHeight + 52, body);
+}
+
 }  // namespace figures10
 
 inline std::vector<tc::Figure> chapter_figures() {
@@ -327,5 +382,6 @@ inline std::vector<tc::Figure> chapter_figures() {
       {"10_stream_k.svg", figures10::stream_k_figure()},
       {"10_moe_groups.svg", figures10::moe_groups_figure()},
       {"10_choice.svg", figures10::choice_figure()},
+      {"10_token_tiles.svg", figures10::token_tiles_figure()},
   };
 }
