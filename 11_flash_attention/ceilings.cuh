@@ -24,6 +24,7 @@
 #include "tc/shared_address.cuh"
 #include "tc/timer.hpp"
 #include "tc/wgmma.cuh"
+#include "tc/wgmma_slice.cuh"  // aligned_smem
 
 #include <cuda_bf16.h>
 
@@ -47,8 +48,7 @@ constexpr int ceiling_smem_bytes() {
 template <int D, int BN, typename T>
 __global__ void __launch_bounds__(256, 1) wgmma_mix_ceiling_kernel(float* out, int tiles) {
   extern __shared__ unsigned char smem_raw[];
-  unsigned char* const q = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
-                                                            ~std::uintptr_t(1023));
+  unsigned char* const q = tc::aligned_smem(smem_raw);  // every tile on a 128B-swizzle atom
   unsigned char* const k = q + 64 * D * 2;
   unsigned char* const v = k + BN * D * 2;
   // Zeros: the issue rate does not depend on the values, but the power drawn does; zero operands keep the GPU under
