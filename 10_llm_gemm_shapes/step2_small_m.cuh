@@ -5,12 +5,13 @@
 // 256 columns are padding, and worse, the tiles are few: the 4096 weights of Llama-3-8B's O layer make 16 cluster
 // tiles, so 32 of 132 SMs stream the 32 MiB weight while 100 sit idle (step 1's table: 17.5% of the DRAM ceiling).
 // Here a tile is 64 weights, wgmma's M and the least a warpgroup can take, by the tokens rounded up to a wgmma N of
-// 8, 16, 32, 64, 128 or 256: the same weight makes 64 tiles, four times as many SMs pulling on DRAM. A block is one
-// consumer warpgroup and one producer warp; its stages are small (8 KB of weights and 1 to 32 KB of tokens), so a
-// ring of 4 to 12 of them fits in half an SM, and two blocks share each SM: one block's first loads and last stores
-// run under the other's stream. At 128 tokens, where half an SM holds only 4 stages, a grid of no more blocks than
-// SMs runs one block an SM with 9. The epilogue stores C from the registers: at these widths C is a few percent of the
-// bytes, and a TMA store's 64-column chunks would not fit an N of 8.
+// 8, 16, 32 or 64, or a multiple of 32 past 64 (block_n): the same weight makes 64 tiles, four times as many SMs
+// pulling on DRAM. A block is one consumer warpgroup and one producer warp; its stages are small (8 KB of weights and
+// 1 to 32 KB of tokens), so a ring of 4 to 12 of them fits in half an SM, and two blocks share each SM: one block's
+// first loads and last stores run under the other's stream. At 96 and 128 tokens, where half an SM holds only 5 or 4
+// stages, a grid of no more blocks than SMs runs one block an SM with 11 or 9; past 128 a block takes a whole SM.
+// The epilogue stores C from the registers: at these widths C is a few percent of the bytes, and a TMA store's
+// 64-column chunks would not fit an N of 8.
 // Past 256 tokens a tile is no longer narrow, and step 1's wide cluster tiles (with their operand reuse) take over.
 // Shapes and layouts: as step 1 (suite.hpp: the weights are the kernel's M, row-major; the tokens its N, column-major
 // K x N; C column-major, ldc = the weights' rows). Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier",
@@ -45,8 +46,8 @@
 // [doc:small_m_tile]
 // The tile: 64 weights by BlockN tokens, K in slices of 64 (128 bytes a row, the 128-byte swizzle), Stages slices in
 // flight. BlocksPerSm blocks share an SM and split its 228 KB, less the 1 KB the hardware keeps per block. Two while
-// the stages are small: one block's first loads and last stores run under the other's stream. One at BlockN = 256,
-// where a stage is 40 KB.
+// the stages are small: one block's first loads and last stores run under the other's stream. One past BlockN = 128,
+// where a stage is 28 to 40 KB.
 constexpr int small_m_blocks_per_sm(int block_n) { return block_n <= 128 ? 2 : 1; }
 // The slices in flight: as many as fit the block's share, each 64 + block_n rows of 128 bytes plus its two barriers,
 // after the 1 KB the 128B swizzle's alignment may take.
@@ -255,10 +256,20 @@ struct Step2SmallM : SuiteStep {
   static constexpr const char* name = "2 small M";
   static constexpr int kMaxTokens = 256;  // wgmma's largest N: one column of tiles
 
-  // The wgmma N for n tokens: the smallest of 8, 16, 32, 64, 128, 256 that holds them (a power of two, so that few
-  // kernels are compiled; any multiple of 8 would do for wgmma).
+  // The wgmma N for n tokens: up to 64 tokens, the smallest of 8, 16, 32 and 64 that holds them; past 64, the fewest
+  // columns of at most 256 tokens, each the tokens' share rounded up to a multiple of 32 (96, 128, ..., 256). A
+  // token tile wider than the tokens wastes more than its multiplies: its empty rows take a stage's shared memory
+  // (TMA writes their zeros there), so the ring holds fewer slices of the tokens that exist. At 150 tokens a tile of
+  // 256 leaves 41% of every stage empty and fits 5 stages an SM; one of 160 fits 8. Steps of 32, not wgmma's 8, so
+  // that few kernels are compiled: at most 31 empty rows a column.
   static constexpr int block_n(int n) {
-    return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : n <= 64 ? 64 : n <= 128 ? 128 : 256;
+    if (n <= 64) return n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64;
+    const int columns = tc::ceil_div(n, 256);
+    return tc::ceil_div(tc::ceil_div(n, columns), 32) * 32;
+  }
+  // Whether block_n is one of the token tiles above, the ones steps 2, 3 and 5 compile.
+  static constexpr bool is_token_tile(int block_n) {
+    return block_n == 8 || block_n == 16 || block_n == 32 || (block_n >= 64 && block_n <= 256 && block_n % 32 == 0);
   }
   // What step 2 runs at s on `sms` SMs, and its waves (below).
   static StepPlan plan(const SuiteShape& s, int sms);
@@ -271,7 +282,11 @@ struct Step2SmallM : SuiteStep {
       case 16: return launch_small_m<16>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       case 32: return launch_small_m<32>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       case 64: return launch_small_m<64>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 96: return launch_small_m<96>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       case 128: return launch_small_m<128>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 160: return launch_small_m<160>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 192: return launch_small_m<192>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+      case 224: return launch_small_m<224>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       default: return launch_small_m<256>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     }
   }

@@ -181,7 +181,11 @@ inline void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, flo
     case 16: return with_splits(std::integral_constant<int, 16>{});
     case 32: return with_splits(std::integral_constant<int, 32>{});
     case 64: return with_splits(std::integral_constant<int, 64>{});
+    case 96: return with_splits(std::integral_constant<int, 96>{});
     case 128: return with_splits(std::integral_constant<int, 128>{});
+    case 160: return with_splits(std::integral_constant<int, 160>{});
+    case 192: return with_splits(std::integral_constant<int, 192>{});
+    case 224: return with_splits(std::integral_constant<int, 224>{});
     default: return with_splits(std::integral_constant<int, 256>{});
   }
 }

@@ -128,7 +128,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
   if (n > kNarrowMaxTokens) return out;
   const int full = Step2SmallM::block_n(n);
   for (int block_n : {full, full / 2}) {
-    if (block_n < 8) continue;
+    if (!Step2SmallM::is_token_tile(block_n)) continue;  // half of 8, 96, 160 or 224: no such kernel
     for (int splits : kNarrowSplits) {
       if (slices / splits < kMinSlicesPerSplit) continue;
       ScheduleEstimate e;

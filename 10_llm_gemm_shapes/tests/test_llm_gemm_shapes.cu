@@ -195,15 +195,40 @@ TEST_CASE("step 2's tile: wgmma's N from the tokens, the deepest ring that fits,
   CHECK(Step2SmallM::block_n(9) == 16);
   CHECK(Step2SmallM::block_n(17) == 32);
   CHECK(Step2SmallM::block_n(64) == 64);
-  CHECK(Step2SmallM::block_n(65) == 128);
-  CHECK(Step2SmallM::block_n(129) == 256);
+  // Past 64 tokens, multiples of 32: at most 31 empty rows a column.
+  CHECK(Step2SmallM::block_n(65) == 96);
+  CHECK(Step2SmallM::block_n(97) == 128);
+  CHECK(Step2SmallM::block_n(150) == 160);
+  CHECK(Step2SmallM::block_n(171) == 192);
+  CHECK(Step2SmallM::block_n(200) == 224);
   CHECK(Step2SmallM::block_n(256) == 256);
+  // Past 256 (the model's narrow tiles, up to 1024 tokens): the fewest columns of at most 256, evenly shared.
+  CHECK(Step2SmallM::block_n(257) == 160);  // two columns of 129 and 128 tokens
+  CHECK(Step2SmallM::block_n(308) == 160);
+  CHECK(Step2SmallM::block_n(512) == 256);
+  CHECK(Step2SmallM::block_n(600) == 224);  // three columns of 200
+  CHECK(Step2SmallM::block_n(1024) == 256);
+  for (int n = 1; n <= 1024; ++n) {
+    INFO(n << " tokens");
+    const int tile = Step2SmallM::block_n(n);
+    REQUIRE(Step2SmallM::is_token_tile(tile));
+    const int columns = (n + tile - 1) / tile;
+    CHECK(columns == (n + 255) / 256);                       // no more columns than tiles of 256 would need
+    CHECK(columns * tile - n < (n <= 64 ? tile : 32 * columns));  // under 32 empty rows a column past 64 tokens
+  }
+  CHECK(!Step2SmallM::is_token_tile(4));
+  CHECK(!Step2SmallM::is_token_tile(48));
+  CHECK(!Step2SmallM::is_token_tile(80));
+  CHECK(!Step2SmallM::is_token_tile(288));
   // Stages: 8 KB of weights and BlockN x 128 bytes of tokens each, in half an SM (less the 1 KB a block the hardware
   // keeps) or, at 256 tokens, a whole one.
   CHECK(SmallMTile<8>::Stages == 12);
   CHECK(SmallMTile<64>::Stages == 6);
   CHECK(SmallMTile<128>::Stages == 4);
   CHECK(SmallMTile<256>::Stages == 5);
+  CHECK(SmallMTile<160>::Stages == 8);  // 150 tokens: three stages more than in a tile of 256
+  CHECK(SmallMTile<96>::Stages == 5);
+  CHECK(SmallMTile<96, 1>::Stages == 11);
   CHECK(SmallMTile<128>::kBlocksPerSm == 2);
   // One block an SM at 128 tokens, where half an SM's ring is 4 stages, if the grid does not outnumber the SMs.
   CHECK(SmallMTile<128, 1>::Stages == 9);
@@ -249,8 +274,8 @@ TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path a
     check({1, LinearLayer{"8B", "O", 4096, 4096}}, alpha, beta);
     check({17, LinearLayer{"-", "ragged", 264, 65}}, alpha, beta);  // lda = 65: the padded path
   }
-  // Every wgmma N (8 to 256, each also part-filled), K of one slice and a partial one, weights past a whole tile.
-  for (int m : {8, 9, 17, 40, 64, 100, 200, 256, 300})
+  // Every token tile (8 to 256, each also part-filled), K of one slice and a partial one, weights past a whole tile.
+  for (int m : {8, 9, 17, 40, 64, 65, 100, 150, 171, 200, 256, 300})
     check({m, LinearLayer{"-", "narrow", 1000, 200}}, 1, 0);
   check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
   check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);  // 64 tiles of 64 x 128: one block an SM
@@ -298,6 +323,11 @@ TEST_CASE("step 3 passes both checks at every split count, with chunks of K left
   tc::test::check_launcher<FixedSplit<32, 8>>(cublas, 1000, 20, 200, 1, 0, 77);  // 4 slices: blocks 4-7 get none
   tc::test::check_launcher<FixedSplit<128, 2>>(cublas, 8192, 100, 28672, 1, 0, 77);
   tc::test::check_launcher<FixedSplit<256, 4>>(cublas, 520, 300, 1024, 1, 0, 77);  // two column tiles
+  // The token tiles between the powers of two, each part-filled.
+  tc::test::check_launcher<FixedSplit<96, 2>>(cublas, 1000, 70, 1000, 1, 0, 77);
+  tc::test::check_launcher<FixedSplit<160, 4>>(cublas, 1000, 150, 2000, 1, 0, 77);
+  tc::test::check_launcher<FixedSplit<192, 2>>(cublas, 520, 171, 1000, 1, 0, 77);
+  tc::test::check_launcher<FixedSplit<224, 8>>(cublas, 200, 400, 1100, 1, 0, 77);  // two column tiles
 }
 
 // Runs Launcher four times on the same random operands, and checks that C is the same bit for bit every time.

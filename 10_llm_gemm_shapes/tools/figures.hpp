@@ -320,10 +320,11 @@ inline std::string choice_figure() {
 }
 
 // The token tile's waste: of the token columns a launch computes, the share that holds no token, from 1 to 8192
-// tokens, where steps 2 to 4 take up to 256 tokens in one narrow tile (wgmma's N a power of two:
-// Step2SmallM::block_n) and steps 1 to 4 run chapter 08's tiles of Step1Chapter08::Tile::BlockN past them. The
-// suite's token counts, powers of two, sit where the tiles fit; the held-out suite's draws (held_out_suite) fall
-// between.
+// tokens, where steps 2 to 4 take up to 256 tokens in one narrow tile (wgmma's N a power of two up to 64, a multiple
+// of 32 past it: Step2SmallM::block_n) and steps 1 to 4 run chapter 08's tiles of Step1Chapter08::Tile::BlockN past
+// them. The suite's token counts, powers of two, sit where the tiles fit; the held-out suite's draws
+// (held_out_suite) fall between, where up to 64 tokens a power of two, and past 256 chapter 08's tile, can waste up
+// to half.
 inline double token_waste(int tokens) {
   const int tile = tokens <= Step2SmallM::kMaxTokens ? Step2SmallM::block_n(tokens) : Step1Chapter08::Tile::BlockN;
   const int columns = tc::ceil_div(tokens, tile) * tile;
@@ -338,9 +339,9 @@ inline std::string token_tiles_figure() {
                           "the token tile's waste: of the token columns a launch computes, the share that holds no "
                           "token",
                           " font-size=\"13\"");
-  body += text(10, 38, "steps 2 to 4's narrow tile up to 256 tokens (wgmma's N the next power of two), then chapter "
-                       "08's tiles of " + std::to_string(Step1Chapter08::Tile::BlockN) +
-                       " tokens, which steps 1 to 4 run past 256; log scale");
+  body += text(10, 38, "steps 2 to 4's narrow tile up to 256 tokens (wgmma's N: a power of two to 64, then a "
+                       "multiple of 32), then chapter 08's " + std::to_string(Step1Chapter08::Tile::BlockN) +
+                       " tokens past 256; log scale");
   for (int q = 0; q <= 4; ++q) {  // 0, 25, 50, 75, 100 %
     const int y = y_of(q / 4.0);
     body += "<line x1=\"" + std::to_string(kLeft) + "\" y1=\"" + std::to_string(y) + "\" x2=\"" +
