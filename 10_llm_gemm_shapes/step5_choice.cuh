@@ -15,8 +15,7 @@
 //          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
 // shares, the narrow tiles on the SMs' block slots, the wide tiles one an SM. Seven constants are fit to the measured
-// sweep
-// (tools/schedule_sweep.cu); the rest are the GPU's (MachineModel).
+// sweep (tools/schedule_sweep.cu) by tools/calibrate.cu; the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
 
@@ -41,26 +40,28 @@
 
 // [doc:machine_model]
 // What the model knows of a GPU. The first three come from the GPU (current_machine), the wgmma rate from the
-// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the seven marked "fit" were
-// fit by hand to the schedule sweep on an H200 (docs/results/10_schedule_sweep_h200.txt: every schedule timed on all
-// 56 suite shapes), as the values that pick the fastest measured schedule most often; the H100 has the same SMs at
-// the same clocks, and less DRAM bandwidth, which the model reads from the GPU.
+// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the seven marked "fit" are
+// what tools/calibrate.cu (10_calibrate) finds from the schedule sweep on an H200 (docs/results/
+// 10_schedule_sweep_h200.txt: every schedule timed on all 56 suite shapes): the values whose picks come closest to
+// the fastest measured schedule, and of those the ones whose estimates come closest to the measured times. A host
+// test holds them to that. The H100 has the same SMs at the same clocks, and less DRAM bandwidth, which the model
+// reads from the GPU.
 struct MachineModel {
   int sms = 132;                    // SMs
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
-  double launch_s = 5e-6;           // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
+  double launch_s = 7.2e-6;         // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
   double sm_l2_bytes_per_s = 100e9; // what one SM's TMA takes in from L2 (fit)
   double streamed_slice = 2.0;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                     // parts of the operands at unrelated K, and share nothing in L2 (fit)
-  double split_s = 4e-6;            // split-K's extra cost: the cluster's reduction and its wait for the slowest
+  double split_s = 3.4e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
                                     // split (fit)
   double narrow_wave_s = 15e-6;     // each narrow wave after the first: its blocks fill their rings from empty and
                                     // store their tiles, and no block of another wave runs under either (fit)
-  double sm_dram_bytes_per_s = 50e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
+  double sm_dram_bytes_per_s = 60e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
                                      // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
-                                     // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
+                                     // binds below about 72 busy SMs, as at 64 tiles of 64 weights (fit)
   double wide_l2_bytes_per_s = 55e9; // what one SM's TMA takes in from L2 for a wide tile: about half the narrow
                                      // tiles' rate, as all 132 SMs pull their tokens and weights at once (fit)
 };

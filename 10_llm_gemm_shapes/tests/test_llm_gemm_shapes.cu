@@ -16,8 +16,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <iterator>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -35,6 +37,7 @@
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
 #include "suite_run.cuh"
+#include "tools/calibrate.hpp"
 #include "tools/figures.hpp"
 
 #include "tc/flushed_timing.cuh"
@@ -690,6 +693,89 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     CHECK(e.label() == "BN");
     CHECK(e.block_n == 256);
     CHECK(e.waves.units == 64 * 2);
+  }
+}
+
+// A sweep's table as tools/schedule_sweep.cu prints it, from per-row times in kSweepColumns' order (-1: "-").
+std::string sweep_text(const std::vector<std::pair<SuiteShape, std::vector<double>>>& rows) {
+  std::string out = "[8B O 1x4096x4096] done\n\n== every schedule on a GPU ==\nmodel  layer  M  N  K  BN  W read ms  "
+                    "ch08  stream-K  BN  BN s2  BN s4  BN/2  BN/2 s2  BN/2 s4  wide  fastest  model  fastest / model\n";
+  for (const auto& [s, ms] : rows) {
+    out += std::string(s.layer.model) + " " + s.layer.name + " " + std::to_string(s.m) + " " +
+           std::to_string(s.n()) + " " + std::to_string(s.k()) + " 8 0.0100";
+    for (double t : ms) out += t < 0.0 ? std::string(" -") : " " + std::to_string(t);
+    out += " ch08 ch08 1.000\n";
+  }
+  return out + "BN: wgmma's N for the tokens\n";
+}
+
+TEST_CASE("the calibration reads the sweep's table, replays step 5's choice on it, and finds constants that pick "
+          "as the measurements do",
+          "[step5][calibration]") {
+  // Measurements made by a model itself (every schedule it estimates timed at its estimate): from constants off by
+  // up to 2x, the calibration must find a model that picks the fastest at every shape.
+  MachineModel truth;
+  truth.dram_bytes_per_s = 4.3e12;
+  std::vector<std::pair<SuiteShape, std::vector<double>>> made;
+  for (const SuiteShape& s : suite(true, kSuiteTokens)) {
+    std::vector<double> ms(calibration::kSweepColumns.size(), -1.0);
+    for (const ScheduleEstimate& e : estimate_schedules(s.n(), s.m, s.k(), truth)) {
+      const auto at = std::find(calibration::kSweepColumns.begin(), calibration::kSweepColumns.end(), e.label());
+      REQUIRE(at != calibration::kSweepColumns.end());
+      ms[std::size_t(at - calibration::kSweepColumns.begin())] = e.seconds * 1e3;
+    }
+    made.push_back({s, ms});
+  }
+  std::istringstream text(sweep_text(made));
+  const std::vector<calibration::SweepRow> rows = calibration::read_sweep(text);
+  REQUIRE(rows.size() == made.size());
+  CHECK(rows[0].name == made[0].first.name());
+  CHECK(rows[0].tokens == made[0].first.m);
+  CHECK(rows[0].weights == made[0].first.n());
+  CHECK(calibration::model_error(rows, truth).geomean == Approx(1.0));
+  CHECK(calibration::model_error(rows, truth).fit_rms < 1e-4);  // the printed times' six decimals
+  MachineModel off = truth;
+  off.launch_s *= 2.0, off.narrow_wave_s *= 0.5, off.sm_dram_bytes_per_s *= 0.5, off.wide_l2_bytes_per_s *= 2.0;
+  const calibration::ModelError before = calibration::model_error(rows, off);
+  CHECK(before.geomean < 1.0);  // the perturbed constants pick worse, or the test proves nothing
+  const calibration::ModelError after = calibration::model_error(rows, calibration::calibrate(rows, off));
+  CHECK(after.geomean == Approx(1.0));
+  CHECK(after.worst == Approx(1.0));
+  CHECK(after.fit_rms < before.fit_rms);
+
+  // What the calibration cannot read is an error, not an empty fit.
+  std::istringstream none("RESULT: every check passed\n");
+  CHECK_THROWS_AS(calibration::read_sweep(none), std::runtime_error);
+  std::string broken = sweep_text({made[0]});
+  broken.replace(broken.find(" 8 0.0100"), 9, " 8 0.0100 x");
+  std::istringstream bad(broken);
+  CHECK_THROWS_AS(calibration::read_sweep(bad), std::runtime_error);
+}
+
+TEST_CASE("step 5's model on the committed suite sweep: its pick within 5% of the fastest schedule measured at the "
+          "geomean, and within 15% at every shape",
+          "[step5][calibration]") {
+  // The issue's targets for the model, held on every build against the measurements docs/results records, so that a
+  // change to the model that picks worse on them fails here, on any machine. The held-out suite's sweep is reported,
+  // not held here: a test on it would invite fitting to it.
+  std::ifstream in(std::string(TC_FIGURES_DIR) + "/../results/10_schedule_sweep_h200.txt");
+  REQUIRE(in);
+  const std::vector<calibration::SweepRow> rows = calibration::read_sweep(in);
+  CHECK(rows.size() == 56);
+  CHECK(rows[0].name == "8B QKV 1x6144x4096");
+  CHECK(rows[0].ms_of("BN") == 0.0180);
+  MachineModel h200;  // as current_machine has it on an H200, with the code's fitted constants
+  h200.dram_bytes_per_s = 0.9 * 4.8e12;
+  const calibration::ModelError e = calibration::model_error(rows, h200);
+  INFO("worst: " << e.worst_row);
+  CHECK(e.unmeasured == 0);
+  CHECK(e.geomean >= 0.95);
+  CHECK(e.worst >= 0.85);
+  // The code's fitted constants are what the calibration finds from this sweep: it moves none of them.
+  const MachineModel refit = calibration::calibrate(rows, h200);
+  for (const calibration::Constant& c : calibration::kFitted) {
+    INFO(c.name);
+    CHECK(refit.*c.field == h200.*c.field);
   }
 }
 
