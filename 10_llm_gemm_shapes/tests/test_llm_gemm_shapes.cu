@@ -283,6 +283,7 @@ TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path a
   check({16, LinearLayer{"8B", "QKV", 6144, 4096}}, 1, 0);
   check({128, LinearLayer{"8B", "down", 4096, 14336}}, 1, 0);  // 64 tiles of 64 x 128: one block an SM
   check({128, LinearLayer{"8B", "gate+up", 28672, 4096}}, 1, 0);  // 448 tiles of 64 x 128: two blocks an SM
+  check({80, LinearLayer{"-", "many", 9000, 256}}, 1, 0);  // 141 tiles of 64 x 96: two blocks an SM, 5 stages each
 }
 
 TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each with 8 slices of K at least", "[step3]") {
