@@ -140,6 +140,20 @@ void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
   });
 }
 
+// The keys of one K and V tile in step `step`'s kernel at `head_dim` (1 to 5; 64, 128 or 256): a length of one more
+// spans two key tiles, the shortest at which a bug between tiles can show. Errors: std::invalid_argument (the
+// head_dim).
+inline int key_tile(int step, int head_dim) {
+  Shape s;
+  s.head_dim = head_dim;
+  int keys = 0;
+  with_head_dim(s, [&](auto d) {
+    constexpr int D = decltype(d)::value;
+    keys = step == 1 ? Step1Tile<D>::kBlockN : step == 5 ? Step5Tile<D>::kBlockN : Step2Tile<D>::kBlockN;
+  });
+  return keys;
+}
+
 // The reference on `s`, into o_ref and l_ref (fp32). Errors: tc::CudaError.
 template <typename T>
 void launch_reference(const Shape& s, const DeviceTensors<T>& t, float* o_ref, float* l_ref, cudaStream_t stream) {

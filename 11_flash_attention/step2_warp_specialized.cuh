@@ -36,21 +36,28 @@ namespace attention {
 // 128 query rows a block (two consumers of 64), key tiles of 128 (64 at head_dim 256, where O alone takes 128
 // registers a thread), kStages stages a ring. Shared memory: Q (128 x head_dim) and kStages tiles each of K and V
 // (kBlockN x head_dim), 160 KB at head_dim 128, 192 KB at 256. Registers a consumer thread: O head_dim / 2, S kBlockN
-// / 2, P kBlockN / 4 (160 at head_dim 128, of the 240 that setmaxnreg gives it).
-template <int HeadDim>
+// / 2, P kBlockN / 4 (160 at head_dim 128, of the 240 that setmaxnreg gives it). Step 5 picks other key tiles and
+// consumer counts per head_dim (Step5Tile): BlockN and Consumers say them; kTurns whether the consumers take turns.
+template <int HeadDim, int BlockN = (HeadDim <= 128 ? 128 : 64), int Consumers = 2>
 struct Step2Tile {
   static constexpr int kHeadDim = HeadDim;
-  static constexpr int kConsumers = 2, kThreads = 128 * (1 + kConsumers);
-  static constexpr int kBlockM = 64 * kConsumers, kBlockN = HeadDim <= 128 ? 128 : 64, kStages = 2;
+  static constexpr int kConsumers = Consumers, kThreads = 128 * (1 + kConsumers);
+  static constexpr bool kTurns = Consumers == 2;  // ping-pong (step 3) passes the turn between exactly two
+  static constexpr int kBlockM = 64 * kConsumers, kBlockN = BlockN, kStages = 2;
   static constexpr int kPanels = HeadDim / 64;
   static constexpr int kQBytes = kBlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
-  static constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;
+  // setmaxnreg's counts are multiples of 8 from 24 to 256, and the block's warpgroups share the SM's 65,536:
+  // (24 + 2 x 240) x 128 = (24 + 3 x 160) x 128 = 64,512.
+  static constexpr int kProducerRegisters = 24, kConsumerRegisters = Consumers == 2 ? 240 : 160;
   static constexpr int kAlign = 1024;  // the 128B swizzle's repeat: every tile and panel starts on it
   static constexpr int kBarriers = 1 + 4 * kStages;  // Q's; K's and V's full and empty
   static constexpr int kSmemBytes = kAlign + kQBytes + 2 * kStages * kTileBytes + 8 * kBarriers;
   static_assert(HeadDim % 64 == 0 && HeadDim <= 256, "head_dim in whole 128-byte panels; wgmma's N is at most 256");
-  static_assert(HeadDim / 2 + kBlockN / 2 + kBlockN / 4 + 48 <= kConsumerRegisters,
-                "O, S and P, and room for the rest");
+  static_assert(BlockN % 16 == 0 && BlockN <= 256, "P V's K is the key tile, in wgmma's steps of 16; S's N is it");
+  static_assert(Consumers == 2 || Consumers == 3, "two consumers taking turns, or three without");
+  // O, S, P, and 32 more for m, l, the addresses and the loop's state: a floor, which ptxas's report checks (the
+  // chapter's ptxas test fails on any spill).
+  static_assert(HeadDim / 2 + kBlockN / 2 + kBlockN / 4 + 32 <= kConsumerRegisters, "O, S and P, and the rest");
   static_assert((kProducerRegisters + kConsumers * kConsumerRegisters) * 128 <= 65536, "the SM's 65,536 registers");
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };

@@ -38,7 +38,8 @@ namespace attention {
 // 0 .. tiles - 1, into O (acc, unnormalised), m and l, which the caller zeroes. it0: the slices each
 // ring had carried before this row block (0 but in a persistent kernel); q_addr: its Q rows; after_last_s(): called
 // once every S of the row block has been computed, before the last P V (the persistent kernel lets the producer load
-// the next row block's Q over this one's there). Preconditions: tiles >= 1; the turn protocol of step 3 (kTurn).
+// the next row block's Q over this one's there). Preconditions: tiles >= 1; with Tile::kTurns, the turn protocol of
+// step 3 (kTurn); without (step 5's three consumers at head_dim 64), each consumer issues as soon as it is ready.
 template <typename Tile, typename T, typename AfterLastS>
 __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, int tiles, int crow0, int sq, int sk,
                                               bool causal, float scale_log2, float (&acc)[Tile::kHeadDim / 2],
@@ -47,14 +48,16 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   const int c = u.c, lo = u.lo;
   std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
   float sacc[BN / 2], rescale[2];
+  const auto take_turn = [&] { if constexpr (Tile::kTurns) wait_turn(c); };
+  const auto hand_over = [&] { if constexpr (Tile::kTurns) pass_turn(c); };
   // Turn 0: S(0) alone, as in step 3 (no P V before it).
   tc::trace_point(kWaitLoads);
   int ks = u.k_slots.wait(it0).stage;
   tc::trace_point(kWaitTurn);
-  wait_turn(c);
+  take_turn();
   tc::trace_point(kWaitTensorCores);
   issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
-  pass_turn(c);
+  hand_over();
   tc::wgmma_wait_group<0>();
   tc::trace_point(kSoftmax);
   u.k_slots.release(ks);
@@ -68,11 +71,11 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
     ks = u.k_slots.wait(it0 + j).stage;
     const int vs = u.v_slots.wait(it0 + j - 1).stage;
     tc::trace_point(kWaitTurn);
-    wait_turn(c);
+    take_turn();
     tc::trace_point(kWaitTensorCores);
     issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
     issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
-    pass_turn(c);
+    hand_over();
     tc::wgmma_wait_group<1>();  // at most the younger group (P V) pending: S(j) is in its registers
     tc::trace_point(kSoftmax);
     u.k_slots.release(ks);
@@ -90,10 +93,10 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   tc::trace_point(kWaitLoads);
   const int vs = u.v_slots.wait(it0 + tiles - 1).stage;
   tc::trace_point(kWaitTurn);
-  wait_turn(c);
+  take_turn();
   tc::trace_point(kWaitTensorCores);
   issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
-  if (c == 0) pass_turn(c);
+  if (c == 0) hand_over();
   tc::wgmma_wait_group<0>();
   tc::trace_point(kWaitLoads);  // the epilogue, or the next row block's start
   u.v_slots.release(vs);

@@ -1,4 +1,5 @@
-// Chapter 11, step 5 -- persistent: one block an SM walks the row blocks, the longest of each head first.
+// Chapter 11, step 5 -- persistent: one block an SM walks the row blocks, the longest of each head first, in a tile
+// chosen per head_dim.
 //
 // What it adds over step 4: steps 1-4 launch a block per row block (64 or 128 query rows of one head of one
 // sequence). Each block then pays its start alone: the barriers' set-up, Q's load, the first K tile's load, which
@@ -12,7 +13,8 @@
 // consumers beside Q. The numbers go through each head's row blocks longest first (work_item), so a block that
 // finishes early takes the next longest, and the shortest fill the end (greedy list scheduling, longest first). The
 // rings' counters carry over from row block to row block, as chapter 08's persistent GEMM carries its slices. The
-// consumers' work on a row block is step 4's (attend_rows_overlapped); the producer's is step 2's.
+// consumers' work on a row block is step 4's (attend_rows_overlapped); the producer's is step 2's. And the tile is
+// chosen per head_dim (Step5Shape): three consumers without turns at head_dim 64, 80-key tiles at 256.
 #pragma once
 
 #include "problem.hpp"
@@ -36,12 +38,26 @@
 namespace attention {
 
 // [doc:step5_tile]
-// Step 2's tile and rings, plus Q's "empty" barrier (every consumer thread arrives once a row block's S are all
-// computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right after
-// V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.
+// The tile per head_dim, FlashAttention-3's. A key tile's softmax costs the CUDA cores the same at every head_dim,
+// its two matmuls cost the tensor cores head_dim / 64 times as much as at 64:
+// - head_dim 64: the matmuls are too short to hide the other consumer's softmax, so the turns would idle the tensor
+//   cores. Three consumers (192 rows) issue without turns; 3 x 160 registers hold O 32, S 64 and P 32 a thread, and
+//   shared memory Q (24 KB) and two stages of K and V (64 KB).
+// - head_dim 128: step 2's, two consumers taking turns, 128 keys.
+// - head_dim 256: 80 keys, not 64, so that each turn's two matmuls run 25% longer (S's N and P V's K are the key
+//   tile) against the same fixed cost of a turn (its barriers and waits); the registers still hold O 128, S 40 and
+//   P 20 of 240, and shared memory Q (64 KB) and two stages of K and V (160 KB), 224 KB of the 227 a block may have.
 template <int HeadDim>
-struct Step5Tile : Step2Tile<HeadDim> {
-  static constexpr int kSmemBytes = Step2Tile<HeadDim>::kSmemBytes + 8 + 8;
+struct Step5Shape {
+  static constexpr int kBlockN = HeadDim == 256 ? 80 : 128, kConsumers = HeadDim == 64 ? 3 : 2;
+};
+// Step 2's tile and rings in that shape, plus Q's "empty" barrier (every consumer thread arrives once a row block's S
+// are all computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right
+// after V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.
+template <int HeadDim, typename Config = Step5Shape<HeadDim>,
+          typename Base = Step2Tile<HeadDim, Config::kBlockN, Config::kConsumers>>
+struct Step5Tile : Base {
+  static constexpr int kSmemBytes = Base::kSmemBytes + 8 + 8;
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
 
@@ -79,7 +95,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                            const __grid_constant__ CUtensorMap map_v, T* __restrict__ o, float* __restrict__ lse,
                            const DeviceShape s, float scale_log2) {
   constexpr int D = Tile::kHeadDim, S = Tile::kStages;
-  static_assert(Tile::kConsumers == 2, "a turn passes between two consumers");
+  static_assert(Tile::kConsumers == 2 || !Tile::kTurns, "a turn passes between two consumers");
   extern __shared__ unsigned char smem_raw[];
   const Step2Smem<Tile> sm(smem_raw);
   std::uint64_t* const q_empty = sm.v_empty + S;
@@ -142,7 +158,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       float acc[D / 2] = {};
       float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
       // The turns start afresh each row block: consumer 1's last turn of the previous one handed over to no one.
-      if (u.c == 1 && r.tiles > 0) pass_turn(u.c);
+      if (Tile::kTurns && u.c == 1 && r.tiles > 0) pass_turn(u.c);
       if (r.tiles > 0)
         attend_rows_overlapped<Tile, T>(u, it, r.tiles, crow0, r.sq, r.sk, s.causal, scale_log2, acc, m, l, release_q);
       else

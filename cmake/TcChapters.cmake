@@ -167,17 +167,18 @@ endforeach()
   set_property(GLOBAL APPEND PROPERTY TC_EXERCISE_TARGETS ${target})
 endfunction()
 
-# tc_chapter_sanitizer_tests(<target> [TOOLS <tool>...] ARGS <args>...)  or  (<target> <args>...)
-#   One ctest test per tool, sanitizer:<tool>:<target>, for memcheck, racecheck, synccheck and initcheck (or the TOOLS
-#   given, where the chapter states why it leaves one out), each running the chapter binary with <args> (a small
-#   problem: racecheck is slow) under compute-sanitizer through cmake/run_sanitizer.cmake. Registered whatever this
-#   machine has; the tool is found when the test runs. Labels: "sanitizer", and "gpu" because without a GPU they are
-#   Skipped, which CI checks like every other GPU test.
+# tc_chapter_sanitizer_tests(<target> [TOOLS <tool>...] [SUFFIX <suffix>] ARGS <args>...)  or  (<target> <args>...)
+#   One ctest test per tool, sanitizer:<tool>:<target><suffix>, for memcheck, racecheck, synccheck and initcheck (or
+#   the TOOLS given, where the chapter states why it leaves one out), each running the chapter binary with <args> (a
+#   small problem: racecheck is slow) under compute-sanitizer through cmake/run_sanitizer.cmake; a SUFFIX (such as
+#   ":head_dim_64") names a second set of runs on other arguments. Registered whatever this machine has; the tool is
+#   found when the test runs. Labels: "sanitizer", and "gpu" because without a GPU they are Skipped, which CI checks
+#   like every other GPU test.
 function(tc_chapter_sanitizer_tests target)
   if(NOT TC_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "TOOLS;ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "SUFFIX" "TOOLS;ARGS")
   set(tools memcheck racecheck synccheck initcheck)
   set(command_args ${ARGN})
   if(arg_TOOLS OR arg_ARGS)
@@ -186,10 +187,10 @@ function(tc_chapter_sanitizer_tests target)
   endif()
   list(JOIN command_args "|" args)
   foreach(tool IN LISTS tools)
-    add_test(NAME sanitizer:${tool}:${target}
+    add_test(NAME sanitizer:${tool}:${target}${arg_SUFFIX}
       COMMAND ${CMAKE_COMMAND} -DTOOL=${tool} "-DCOMMAND=$<TARGET_FILE:${target}>|${args}"
               "-DHINTS=${CUDAToolkit_BIN_DIR}" -P ${PROJECT_SOURCE_DIR}/cmake/run_sanitizer.cmake)
-    set_tests_properties(sanitizer:${tool}:${target} PROPERTIES
+    set_tests_properties(sanitizer:${tool}:${target}${arg_SUFFIX} PROPERTIES
       LABELS "sanitizer;gpu" SKIP_REGULAR_EXPRESSION "tc-test-skipped:" TIMEOUT 900)
   endforeach()
 endfunction()

@@ -240,32 +240,36 @@ TEST_CASE("every step matches the reference in fp16, with GQA, and with more que
 TEST_CASE("every step matches the reference on a varlen batch of lengths 1, 17, 127, 128, 129 and 4097", "[gpu]") {
   tc::test::require_exact_gpu(90);
   for (int step : kSteps)
-    for (bool causal : {false, true}) {
-      const Shape s = varlen({1, 17, 127, 128, 129, 4097}, 4, 2, 128, causal);
-      const attention::CheckResult r = check_step<__nv_bfloat16>(step, s);
-      INFO("step " << step << ", " << describe(s) << ": O off " << r.o_off << ", L off " << r.l_off);
-      CHECK(r.pass());
-    }
+    for (int d : {64, 128, 256})  // step 5's row blocks and key tiles differ by head_dim (Step5Shape)
+      for (bool causal : {false, true}) {
+        const Shape s = varlen({1, 17, 127, 128, 129, 4097}, 4, 2, d, causal);
+        const attention::CheckResult r = check_step<__nv_bfloat16>(step, s);
+        INFO("step " << step << ", " << describe(s) << ": O off " << r.o_off << ", L off " << r.l_off);
+        CHECK(r.pass());
+      }
 }
 
 TEST_CASE("the check fails every step with each planted bug, at two key tiles and at seqlen 4096", "[gpu]") {
   tc::test::require_exact_gpu(90);
   using tc::test::PlantedBug;
-  for (int step : kSteps)
-    for (int seqlen : {129, 4096})  // 129: two key tiles of 128 (steps 2-5) and three of 64 (step 1)
-      for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
-                             PlantedBug::WrongKvHead}) {
-        // At 129 a causal mask leaves a second key tile of 128 to the last row alone, whose max it rarely moves, so
-        // a skipped rescale would go unseen there: at 129 only the causal bug runs causal.
-        const bool causal = seqlen > 129 || bug == PlantedBug::CausalOffByOne;
-        const Shape s = shape(1, seqlen, 4, 2, 128, causal);
-        // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
-        attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
-        CHECK(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());  // without the bug, first
-        const tc::test::PlantedBugScope plant(bug);
-        INFO("step " << step << ", seqlen " << seqlen << (causal ? ", causal" : "") << ", bug " << int(bug));
-        CHECK_FALSE(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());
-      }
+  for (int head_dim : {64, 128, 256})  // step 5's tiles differ by head_dim (Step5Shape)
+    for (int step : kSteps) {
+      const int two_tiles = attention::key_tile(step, head_dim) + 1;  // the shortest length with two key tiles
+      for (int seqlen : {two_tiles, 4096})
+        for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
+                               PlantedBug::WrongKvHead}) {
+          // At two key tiles a causal mask leaves the second to the last row alone, whose max it rarely moves, so a
+          // skipped rescale would go unseen there: at two key tiles only the causal bug runs causal.
+          const bool causal = seqlen > two_tiles || bug == PlantedBug::CausalOffByOne;
+          const Shape s = shape(1, seqlen, 4, 2, head_dim, causal);
+          // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
+          attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
+          CHECK(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());  // without the bug, first
+          const tc::test::PlantedBugScope plant(bug);
+          INFO("step " << step << ", " << describe(s) << ", bug " << int(bug));
+          CHECK_FALSE(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());
+        }
+    }
 }
 
 #if defined(TC_HAVE_CUDNN)
