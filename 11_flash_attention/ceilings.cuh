@@ -34,7 +34,7 @@
 namespace attention {
 
 // [doc:ceilings]
-// The tensor cores' ceiling for one head_dim: a block of two consumer warpgroups, as steps 2-5 have, each issuing
+// The tensor cores' ceiling for one head_dim: a block of two consumer warpgroups, as steps 2-4 have, each issuing
 // every key tile's S = Q K^T (D / 16 wgmmas m64nBNk16, Q and K from shared memory) and O += P V (BN / 16 wgmmas
 // m64nDk16, P from registers, V MN-major): tile_math.cuh's issue_s and issue_pv, the steps' own code. The tiles stay
 // resident, and there is nothing else: no TMA, no softmax, no barrier. At most two groups in flight, as in the steps,
