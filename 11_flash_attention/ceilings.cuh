@@ -13,7 +13,7 @@
 // Preconditions: sm_90a. Errors: tc::CudaError (measure_ceilings). Source: PTX ISA, "wgmma.mma_async", "ex2".
 #pragma once
 
-#include "step2_warp_specialized.cuh"  // Step2Tile: the key tile each head_dim runs
+#include "step5_persistent.cuh"  // Step5Shape: the key tile and consumers step 5 runs at each head_dim
 #include "tile_math.cuh"               // issue_s, issue_pv, pack2
 
 #include "tc/check.hpp"
@@ -34,11 +34,14 @@
 namespace attention {
 
 // [doc:ceilings]
-// The tensor cores' ceiling for one head_dim: a block of two consumer warpgroups, as steps 2-4 have, each issuing
+// The tensor cores' ceiling for one head_dim: a block of two consumer warpgroups, each issuing
 // every key tile's S = Q K^T (D / 16 wgmmas m64nBNk16, Q and K from shared memory) and O += P V (BN / 16 wgmmas
 // m64nDk16, P from registers, V MN-major): tile_math.cuh's issue_s and issue_pv, the steps' own code. The tiles stay
 // resident, and there is nothing else: no TMA, no softmax, no barrier. At most two groups in flight, as in the steps,
 // and one block per SM. P's registers are fixed, so no S waits for a softmax; out keeps every wgmma's result alive.
+// Two warpgroups also at head_dim 64, where step 5 runs three: three, with no producer to take registers from (no
+// setmaxnreg), would have 168 registers each, too few for two groups of wgmmas in flight (ptxas serializes them). The
+// ceiling is the tensor cores' rate on step 5's wgmma shapes, not a model of its block.
 // Dynamic shared memory: ceiling_smem_bytes<D, BN>(). Preconditions: 256 threads; sm_90a.
 template <int D, int BN>
 constexpr int ceiling_smem_bytes() {
@@ -91,8 +94,8 @@ __global__ void __launch_bounds__(1024) ex2_ceiling_kernel(float* out, int itera
 }
 // [/doc:ceilings]
 
-// What measure_ceilings returns: the wgmma mix's TFLOP/s at head_dim 64, 128 and 256 (each with its step's key tile),
-// and exponentials a second.
+// What measure_ceilings returns: the wgmma mix's TFLOP/s at head_dim 64, 128 and 256 (each with step 5's key tile
+// there: Step5Shape), and exponentials a second.
 struct Ceilings {
   double wgmma_tflops[3] = {};  // head_dim 64, 128, 256
   double ex2_per_s = 0.0;
@@ -110,7 +113,7 @@ namespace detail {
 
 template <int D, typename T>
 double time_wgmma_mix(int warmup, int repeats, int sms) {
-  constexpr int BN = Step2Tile<D>::kBlockN, kTiles = 1024;  // ~1 ms at the ceiling: long next to a launch
+  constexpr int BN = Step5Shape<D>::kBlockN, kTiles = 1024;  // ~1 ms at the ceiling: long next to a launch
   constexpr int bytes = ceiling_smem_bytes<D, BN>();
   TC_CHECK(cudaFuncSetAttribute(wgmma_mix_ceiling_kernel<D, BN, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 bytes));
