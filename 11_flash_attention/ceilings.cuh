@@ -13,8 +13,8 @@
 // Preconditions: sm_90a. Errors: tc::CudaError (measure_ceilings). Source: PTX ISA, "wgmma.mma_async", "ex2".
 #pragma once
 
-#include "step5_persistent.cuh"  // Step5Shape: the key tile and consumers step 5 runs at each head_dim
-#include "tile_math.cuh"               // issue_s, issue_pv, pack2
+#include "step5_persistent.cuh"  // Step5Shape: the key tile step 5 runs at each head_dim
+#include "tile_math.cuh"         // issue_s, issue_pv, pack2
 
 #include "tc/check.hpp"
 #include "tc/device.hpp"
