@@ -10,7 +10,9 @@
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
 //             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
 //             the SM sharing both), plus the start and end of each wave after the first where the blocks are
-//             not persistent (the narrow tiles: the launch covers the first)
+//             not persistent (the narrow tiles: the launch covers the first); and for stream-K its fixup, the
+//             owner of the most shared tile writing one partial and reading the other sharers' one after another,
+//             each a block's fp32 tile at what an SM takes in from L2
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
 //          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
@@ -53,7 +55,7 @@ struct MachineModel {
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
   double launch_s = 7.2e-6;         // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
   double sm_l2_bytes_per_s = 100e9; // what one SM's TMA takes in from L2 (fit)
-  double streamed_slice = 2.0;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
+  double streamed_slice = 1.7;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                     // parts of the operands at unrelated K, and share nothing in L2 (fit)
   double split_s = 3.4e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
                                     // split (fit)
@@ -123,6 +125,13 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
     const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
     sk.waves = tc::waves_of(p.tiles, g.clusters);
     sk.compute_s = (double(p.dp_waves()) * slices + g.streamed_slice * p.sk_total() / g.clusters) * tall_slice_s;
+    // The fixup (stream_k_plan.hpp): a tile's owner reads the partial of every later cluster that ran part of it,
+    // one after another, after writing its own for the tile before. With fewer tiles than clusters many clusters
+    // share a tile (DSV3's kv_a at 505 tokens: 4 tiles, 16 clusters each), and the most shared sets the end.
+    int sharers = 0;
+    for (int t = 0; t < p.sk_tiles(); ++t) sharers = std::max(sharers, p.last(t) - p.owner(t));
+    const double partial_s = 4.0 * Tile::BlockM * Tile::BlockN / g.sm_l2_bytes_per_s;  // a block's fp32 tile
+    sk.compute_s += (sharers > 0 ? sharers + 1 : 0) * partial_s;
     out.push_back(finish(sk, Tile::ClusterM * g.clusters));
   }
 

@@ -658,6 +658,36 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
   }
 }
 
+TEST_CASE("step 5's model charges stream-K its fixup: each owner reads its tile's partials in turn, so with fewer "
+          "tiles than clusters the narrow tiles in splits win",
+          "[step5][step4]") {
+  using Tile = Step1Chapter08::Tile;
+  const MachineModel g = h100_model();
+  const double partial_s = 4.0 * Tile::BlockM * Tile::BlockN / g.sm_l2_bytes_per_s;  // one block's fp32 tile
+  const auto stream_k_of = [&](int m, int n, int k) {
+    for (const ScheduleEstimate& e : estimate_schedules(m, n, k, g))
+      if (e.kind == ScheduleKind::StreamK) return e;
+    FAIL("no stream-K estimate");
+    return ScheduleEstimate{};
+  };
+  // 768 weights, 512 tokens: 4 cluster tiles on 64 clusters, so 16 clusters share each tile, and its owner reads the
+  // partials of the other 15 after writing its own for the tile before: 16 partials' time on top of the slices.
+  const int m = 768, n = 512, k = 8192, slices = k / tc::kSliceK;
+  const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
+  REQUIRE(p.tiles == 4);
+  CHECK(p.last(0) - p.owner(0) == 15);
+  const double tall_slice_s = 2.0 * Tile::BlockM * Tile::BlockN * tc::kSliceK / g.sm_flops_per_s;
+  const ScheduleEstimate sk = stream_k_of(m, n, k);
+  CHECK(sk.compute_s == Approx(g.streamed_slice * p.sk_total() / g.clusters * tall_slice_s + 16 * partial_s));
+  const ScheduleEstimate chosen = choose_schedule(m, n, k, g);
+  CHECK(chosen.kind == ScheduleKind::Narrow);
+  CHECK(chosen.splits > 1);
+  // Whole waves of tiles stream nothing and share no tile: no fixup (768 weights, 8192 tokens: 64 tiles).
+  const stream_k::Plan whole{tc::uniform_plan<Tile>(768, 8192).count(), 64, g.clusters};
+  REQUIRE(whole.sk_tiles() == 0);
+  CHECK(stream_k_of(768, 8192, 4096).compute_s == Approx(double(whole.dp_waves()) * 64 * tall_slice_s));
+}
+
 TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, and the narrow tiles where chapter 08 "
           "idles half the GPU",
           "[step5]") {
