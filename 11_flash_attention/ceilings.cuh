@@ -13,7 +13,7 @@
 // Preconditions: sm_90a. Errors: tc::CudaError (measure_ceilings). Source: PTX ISA, "wgmma.mma_async", "ex2".
 #pragma once
 
-#include "step5_persistent.cuh"  // Step5Shape: the key tile step 5 runs at each head_dim
+#include "step5_persistent.cuh"  // Step5Shape: the key tile step 5 runs at each head_dim on long sequences
 #include "tile_math.cuh"         // issue_s, issue_pv, pack2
 
 #include "tc/check.hpp"

@@ -128,28 +128,35 @@ void launch_step4(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
 }
 
 // Step 5 also zeroes its work counter on `stream` first: two of its launches must not overlap (on two streams), as
-// they would share the counter.
+// they would share the counter. Its tile is FlashAttention-3's per head_dim, or steps 2-4's on short sequences
+// where that computes less (step5_long_tile).
 template <typename T>
 void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
   with_head_dim(s, [&](auto d) {
-    using Tile = Step5Tile<decltype(d)::value>;
+    constexpr int D = decltype(d)::value;
     void* next_item = nullptr;  // the kernel's work counter, zeroed on the stream before each launch
     TC_CHECK(cudaGetSymbolAddress(&next_item, g_step5_next_item));
     TC_CHECK(cudaMemsetAsync(next_item, 0, sizeof(int), stream));
-    launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
+    if (D == 128 || step5_long_tile(s)) {  // at 128 the two tiles are one: one kernel
+      using Tile = Step5Tile<D>;
+      launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
+    } else {
+      using Tile = Step5Tile<D, Step5ShortShape<D>>;
+      launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
+    }
   });
 }
 
-// The keys of one K and V tile in step `step`'s kernel at `head_dim` (1 to 5; 64, 128 or 256): a length of one more
-// spans two key tiles, the shortest at which a bug between tiles can show. Errors: std::invalid_argument (the
-// head_dim).
-inline int key_tile(int step, int head_dim) {
-  Shape s;
-  s.head_dim = head_dim;
+// The keys of one K and V tile in step `step`'s kernel on s (1 to 5; step 5's tile depends on the lengths too:
+// step5_long_tile): a length of one more spans two key tiles, the shortest at which a bug between tiles can show.
+// Errors: std::invalid_argument (the head_dim).
+inline int key_tile(int step, const Shape& s) {
   int keys = 0;
   with_head_dim(s, [&](auto d) {
     constexpr int D = decltype(d)::value;
-    keys = step == 1 ? Step1Tile<D>::kBlockN : step == 5 ? Step5Tile<D>::kBlockN : Step2Tile<D>::kBlockN;
+    keys = step == 1   ? Step1Tile<D>::kBlockN
+           : step != 5 ? Step2Tile<D>::kBlockN
+           : step5_long_tile(s) ? Step5Shape<D>::kBlockN : Step5ShortShape<D>::kBlockN;
   });
   return keys;
 }

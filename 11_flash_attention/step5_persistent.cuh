@@ -51,6 +51,25 @@ template <int HeadDim>
 struct Step5Shape {
   static constexpr int kBlockN = HeadDim == 256 ? 80 : 128, kConsumers = HeadDim == 64 ? 3 : 2;
 };
+// Steps 2-4's tile, which step 5 keeps where FlashAttention-3's computes more than it saves (step5_long_tile).
+template <int HeadDim>
+struct Step5ShortShape {
+  static constexpr int kBlockN = Step2Tile<HeadDim>::kBlockN, kConsumers = 2;
+};
+// Whether step 5 runs Step5Shape's tile on s (else Step5ShortShape's). Both shapes compute S in whole tiles, so the
+// larger tile pays in S that no row sees wherever a sequence ends inside it:
+// - head_dim 64 with a causal mask: a block of 192 rows ends inside a 128-key tile two times in three, and computes S
+//   for keys that its rows then mask. Over a head, 192-row blocks compute 15% more of S than 128-row ones at 512
+//   tokens, 11% more at 1k and 5% at 2k, while the third consumer gains some 3% at 2k (11_levers_h200.txt): from 2k
+//   query rows on the suite measured it ahead (11_flash_attention_h200.txt at 6a435ad), below it behind.
+// - head_dim 256: 80-key tiles round 512 keys up to 560 (9% more S than 64-key tiles), 1k to 1,040 (2%), against the
+//   5-7% a longer turn gains: from 1k keys on.
+// Host; s valid (check_shape).
+inline bool step5_long_tile(const Shape& s) {
+  if (s.head_dim == 64) return !s.causal || s.seqlen_q >= 2048;
+  if (s.head_dim == 256) return s.seqlen_k >= 1024;
+  return true;  // head_dim 128: the two shapes are one
+}
 // Step 2's tile and rings in that shape, plus Q's "empty" barrier (every consumer thread arrives once a row block's S
 // are all computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right
 // after V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.

@@ -212,7 +212,7 @@ TEST_CASE("every step matches the reference on every head_dim, causal and not, a
   for (int step : kSteps)
     for (int d : {64, 128, 256})
       for (bool causal : {false, true})
-        for (int seqlen : {1, 77, 130, 512}) {
+        for (int seqlen : {1, 77, 130, 512, 2100}) {  // 2100: step 5's longer tiles (step5_long_tile)
           const Shape s = shape(2, seqlen, 3, 3, d, causal);
           const attention::CheckResult r = check_step<__nv_bfloat16>(step, s);
           INFO("step " << step << ", " << describe(s) << ": O off " << r.o_off << " (worst " << r.o_worst
@@ -249,13 +249,17 @@ TEST_CASE("every step matches the reference on a varlen batch of lengths 1, 17, 
       }
 }
 
-TEST_CASE("the check fails every step with each planted bug, at two key tiles and at seqlen 4096", "[gpu]") {
+TEST_CASE("the check fails every step with each planted bug, at two key tiles, at seqlen 1000 and at 4096",
+          "[gpu]") {
   tc::test::require_exact_gpu(90);
   using tc::test::PlantedBug;
-  for (int head_dim : {64, 128, 256})  // step 5's tiles differ by head_dim (Step5Shape)
+  // Step 5's tiles differ by head_dim and, at 64 and 256, by length (step5_long_tile): at 1000 tokens with a causal
+  // mask it runs steps 2-4's tile, at 4096 FlashAttention-3's, so each meets every bug.
+  for (int head_dim : {64, 128, 256})
     for (int step : kSteps) {
-      const int two_tiles = attention::key_tile(step, head_dim) + 1;  // the shortest length with two key tiles
-      for (int seqlen : {two_tiles, 4096})
+      // The shortest length with two key tiles, of the tile a short causal problem runs.
+      const int two_tiles = attention::key_tile(step, shape(1, 1, 4, 2, head_dim, true)) + 1;
+      for (int seqlen : {two_tiles, 1000, 4096})
         for (PlantedBug bug : {PlantedBug::RescaleSkipped, PlantedBug::CausalOffByOne, PlantedBug::MiddleSliceTwice,
                                PlantedBug::WrongKvHead}) {
           // At two key tiles a causal mask leaves the second to the last row alone, whose max it rarely moves, so a
