@@ -4,13 +4,14 @@
 // both before its softmax, so its own P V and its softmax never overlap; only the other consumer's matmuls fill the
 // tensor cores meanwhile. Here the turn issues S(j) first and P(j - 1) V(j - 1) after it. The consumer waits for the
 // older group alone (wgmma.wait_group 1: S is ready, P V may still run), and runs the part of the softmax that
-// touches only S, m and l (softmax_tile) while its P V runs; only then does it wait for P V, rescale O by the factor
-// the softmax returned (rescale_o), and turn S(j) into P(j)'s fragments. The first turn (S alone) and the last (P V
-// alone) are written out before and after the loop, so that every turn of the loop commits the same two groups: ptxas
-// then knows which group each wait leaves pending; with both made conditional in one loop, it did not, and
-// serialized the wgmmas (its warning C7514). The price is in registers: P(j - 1)'s kBlockN / 4 stay live through
-// the softmax, which in step 3 ran after P V had read them. The rest is step 3's: the turns, the producer, the
-// rings, the tile math.
+// touches only S, m and l (softmax_tile) while its P V runs; only then does it wait for P V and turn S(j) into
+// P(j)'s fragments. O's rescale by the factor the softmax returned (rescale_o) moves into the next turn, between S
+// and P V (kRescaleUnderS), where it runs under S instead of between P V's end and the next turn. The first turn (S
+// alone) and the last (P V alone) are written out before and after the loop, so that every turn of the loop commits
+// the same two groups: ptxas then knows which group each wait leaves pending; with both made conditional in one loop,
+// it did not, and serialized the wgmmas (its warning C7514). The price is in registers: P(j - 1)'s kBlockN / 4 stay
+// live through the softmax, which in step 3 ran after P V had read them. The rest is step 3's: the turns, the
+// producer, the rings, the tile math.
 #pragma once
 
 #include "problem.hpp"
@@ -45,6 +46,12 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
                                               bool causal, float scale_log2, float (&acc)[Tile::kHeadDim / 2],
                                               float (&m)[2], float (&l)[2], AfterLastS after_last_s) {
   constexpr int D = Tile::kHeadDim, BN = Tile::kBlockN;
+  // Where O takes the softmax's factor. In the turn, after S(j) is issued and before P(j - 1) V(j - 1)
+  // (FlashAttention-3's order), the CUDA cores scale O while S runs rather than between P V's end and the next turn:
+  // 2-3% faster at head_dim 128 (11_rescale_order_h200.txt). After P V elsewhere: at 256 the factors, live across the
+  // turn beside O's 128 registers, made ptxas spill in step 5 (step 4, which spilled nothing, ran 6% faster); at 64,
+  // turns or not, it ran 4-5% slower.
+  constexpr bool kRescaleUnderS = Tile::kTurns && D == 128;
   const int c = u.c, lo = u.lo;
   std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
   float sacc[BN / 2], rescale[2];
@@ -62,7 +69,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   tc::trace_point(kSoftmax);
   u.k_slots.release(ks);
   if (tile_needs_mask(crow0, 0, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, 0, sq, sk, causal);
-  softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // O is still 0: nothing to rescale
+  softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // O is still 0: its rescale scales zeros
   p_fragments<BN, T>(sacc, pa);
   // Turns 1 .. tiles - 1: S(j) then P(j - 1) V(j - 1), the same two groups in that order every turn, so that ptxas
   // too can count them: the waits below are then exact, and it need not serialize the wgmmas.
@@ -74,6 +81,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
     take_turn();
     tc::trace_point(kWaitTensorCores);
     issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
+    if constexpr (kRescaleUnderS) rescale_o<D>(acc, rescale);  // O, up to P(j - 2) V(j - 2), to tile j - 1's max
     issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
     hand_over();
     tc::wgmma_wait_group<1>();  // at most the younger group (P V) pending: S(j) is in its registers
@@ -85,7 +93,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
     tc::wgmma_wait_group<0>();  // P(j - 1) V(j - 1) is in O, and P(j - 1)'s registers are free
     tc::trace_point(kSoftmax);
     u.v_slots.release(vs);
-    rescale_o<D>(acc, rescale);  // O, P(j - 1) V(j - 1) included, was relative to the max before tile j
+    if constexpr (!kRescaleUnderS) rescale_o<D>(acc, rescale);  // O, up to P(j - 1) V(j - 1), to tile j's max
     p_fragments<BN, T>(sacc, pa);
   }
   after_last_s();
@@ -95,6 +103,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   tc::trace_point(kWaitTurn);
   take_turn();
   tc::trace_point(kWaitTensorCores);
+  if constexpr (kRescaleUnderS) rescale_o<D>(acc, rescale);  // to the last tile's max
   issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
   if (c == 0) hand_over();
   tc::wgmma_wait_group<0>();
