@@ -116,17 +116,22 @@ __device__ inline void online_softmax(float (&s)[N / 2], float (&o)[D / 2], floa
 //
 // S = Q K^T over head_dim: per 128-byte panel of head_dim, four k16 steps (tc::slice_descriptor); the first
 // overwrites S. q_addr and k_addr: the warpgroup's Q rows and the tile's K, panels q_panel and k_panel bytes apart.
+// Each operand's descriptor is encoded once and moved to each panel and k16 step by an add
+// (tc::advance_wgmma_descriptor), as chapter 08's slice loop does: encoded one by one, all 2 x 4 x Panels of them put
+// strings of uniform-datapath shifts, masks and selects between the turn's wgmmas, which issued late (cuobjdump
+// -sass). The two agree bit for bit: the panels are 1024-byte multiples, so the swizzle's base offset stays 0.
 // Issued and committed as one group, not waited for.
 template <int N, int Panels, typename T>
 __device__ inline void issue_s(float (&s)[N / 2], std::uint32_t q_addr, std::uint32_t q_panel, std::uint32_t k_addr,
                                std::uint32_t k_panel) {
+  const std::uint64_t q_desc = tc::slice_descriptor(q_addr, 0), k_desc = tc::slice_descriptor(k_addr, 0);
   tc::wgmma_fence();  // S's registers were last read by the CUDA cores (the previous tile's softmax)
 #pragma unroll
   for (int p = 0; p < Panels; ++p)
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk)
-      tc::wgmma_m64nNk16<N, T>(s, tc::slice_descriptor(q_addr + p * q_panel, kk),
-                               tc::slice_descriptor(k_addr + p * k_panel, kk), p > 0 || kk > 0);
+      tc::wgmma_m64nNk16<N, T>(s, tc::advance_wgmma_descriptor(q_desc, p * q_panel + 32u * kk),
+                               tc::advance_wgmma_descriptor(k_desc, p * k_panel + 32u * kk), p > 0 || kk > 0);
   tc::wgmma_commit_group();
 }
 
