@@ -8,6 +8,7 @@
 #pragma once
 
 #include "suite.hpp"
+#include "suite_step.hpp"
 
 #include "tc/layouts/tags.hpp"
 #include "tc/layouts/waves.hpp"
@@ -20,18 +21,6 @@
 #include <cuda_runtime.h>
 
 // [doc:step1]
-// What every step of the chapter is, as the project's launchers take it (tc/padded_gemm.hpp): bf16 in, fp32
-// accumulate, bf16 C; A (the weights) row-major M x K, B (the tokens) column-major K x N, C column-major, all as
-// suite.hpp maps a layer onto them. Any M, N, K: TMA clips the edges; operands TMA cannot address (a K or an N off 8
-// elements) take the padded path. The contract is chapter 08's kernel's (its TMA store of C), the strictest any step
-// runs.
-struct SuiteStep {
-  using Precision = tc::BF16F32BF16;
-  using LayoutA = tc::RowMajor;
-  using LayoutB = tc::ColMajor;
-  static constexpr tc::TileContract kContract{{1, 1, 1}, tc::kTmaOperandRule, tc::kTmaStoreOperandRule};
-};
-
 struct Step1Chapter08 : SuiteStep {
   static constexpr const char* name = "1 chapter 08";
   using Tile = tc::TallerTile;

@@ -14,6 +14,7 @@
 // Programming Guide, "Thread Block Clusters", "Distributed Shared Memory".
 #pragma once
 
+#include "small_m_tile.cuh"
 #include "step2_small_m.cuh"
 #include "suite.hpp"
 
@@ -48,7 +49,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   constexpr int kRegisters = Tile::BlockN / 2;
   static_assert(Tile::Stages * Tile::kStageBytes >= kRegisters * 128 * 4, "the ring holds a partial tile of fp32");
   extern __shared__ unsigned char smem_raw[];
-  const SmallMRing<Tile> ring(smem_raw);  // step 2's
+  const SmallMRing<Tile> ring(smem_raw);  // step 2's (small_m_tile.cuh)
   const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, rank = tc::cluster_ctarank();
   // This block's chunk of K: slices [first, first + count).
   const int chunk = tc::ceil_div(tc::ceil_div(k, tc::kSliceK), Splits), first = rank * chunk;

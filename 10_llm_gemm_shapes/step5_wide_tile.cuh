@@ -16,7 +16,7 @@
 // column-major, ldc >= m. Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier", "cp.async.bulk.tensor".
 #pragma once
 
-#include "step2_small_m.cuh"  // current_sms, SuiteStep
+#include "suite_step.hpp"
 
 #include "tc/check.hpp"
 #include "tc/dynamic_smem.hpp"

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "grouped_plan.hpp"
+#include "small_m_tile.cuh"
 #include "step2_small_m.cuh"
 
 #include "tc/check.hpp"
@@ -47,7 +48,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
                         float alpha, float beta, __nv_bfloat16* C, int ldc,
                         const __grid_constant__ grouped::Plan plan) {
   extern __shared__ unsigned char smem_raw[];
-  const SmallMRing<Tile> ring(smem_raw);  // step 2's, its slice counter carried across tiles
+  const SmallMRing<Tile> ring(smem_raw);  // step 2's (small_m_tile.cuh), its slice counter carried across tiles
   const int slices = tc::ceil_div(k, tc::kSliceK);
   // Where tile t's weights start in the stacked array: its group's, or with the planted bug the next group's.
   auto weight_row = [&](const grouped::GroupTile& tile) {
