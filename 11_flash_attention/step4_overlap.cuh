@@ -5,11 +5,12 @@
 // tensor cores meanwhile. Here the turn issues S(j) first and P(j - 1) V(j - 1) after it. The consumer waits for the
 // older group alone (wgmma.wait_group 1: S is ready, P V may still run), and runs the part of the softmax that
 // touches only S, m and l (softmax_tile) while its P V runs; only then does it wait for P V and turn S(j) into
-// P(j)'s fragments. O's rescale by the factor the softmax returned (rescale_o) moves into the next turn, between S
-// and P V (kRescaleUnderS), where it runs under S instead of between P V's end and the next turn. The first turn (S
-// alone) and the last (P V alone) are written out before and after the loop, so that every turn of the loop commits
-// the same two groups: ptxas then knows which group each wait leaves pending; with both made conditional in one loop,
-// it did not, and serialized the wgmmas (its warning C7514). The price is in registers: P(j - 1)'s kBlockN / 4 stay
+// P(j)'s fragments. At head_dim 128, O's rescale by the factor the softmax returned (rescale_o) moves into the next
+// turn, between S and P V, where it runs under S instead of between P V's end and the next turn; at 64 and 256 it
+// follows the wait for P V (kRescaleUnderS says why). The first turn (S alone) and the last (P V alone) are written
+// out before and after the loop, so that every turn of the loop commits the same two groups: ptxas then knows which
+// group each wait leaves pending; with both made conditional in one loop, it did not, and serialized the wgmmas (its
+// warning C7514). The price is in registers: P(j - 1)'s kBlockN / 4 stay
 // live through the softmax, which in step 3 ran after P V had read them. The rest is step 3's: the turns, the
 // producer, the rings, the tile math.
 #pragma once
