@@ -39,7 +39,8 @@ case "${mode}" in
     target=$1 log=$2 rounds=$3 seconds=$4
     shift 4
     [ -d "${dir}" ] || { echo "error: nothing staged in ${dir}: run 'ab_variants.sh stage' first" >&2; exit 2; }
-    names=$(ls "${dir}")
+    # The staged trees, not their build logs beside them.
+    names=$(find "${dir}" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
     start=$(date +%s)
     pids=()
     for v in ${names}; do
