@@ -137,13 +137,16 @@ void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
     void* next_item = nullptr;  // the kernel's work counter, zeroed on the stream before each launch
     TC_CHECK(cudaGetSymbolAddress(&next_item, g_step5_next_item));
     TC_CHECK(cudaMemsetAsync(next_item, 0, sizeof(int), stream));
-    if (D == 128 || step5_long_tile(s)) {  // at 128 the two tiles are one: one kernel
-      using Tile = Step5Tile<D>;
+    const auto launch = [&](auto shape) {
+      using Tile = Step5Tile<D, decltype(shape)>;
       launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
-    } else {
-      using Tile = Step5Tile<D, Step5ShortShape<D>>;
-      launch_tiled<Tile>(step5_attention_kernel<Tile, T>, Tile::kThreads, s, t, stream, true);
-    }
+    };
+    if constexpr (D == 128)
+      launch(Step5Shape<D>{});  // the two shapes are one: one kernel, compiled once
+    else if (step5_long_tile(s))
+      launch(Step5Shape<D>{});
+    else
+      launch(Step5ShortShape<D>{});
   });
 }
 
