@@ -64,13 +64,18 @@ __global__ void __launch_bounds__(256, 1) wgmma_mix_ceiling_kernel(float* out, i
   for (auto& step : p)
     for (std::uint32_t& r : step) r = pack2<T>(0.0f, 0.0f);
   const std::uint32_t q_addr = tc::shared_address(q), k_addr = tc::shared_address(k), v_addr = tc::shared_address(v);
+  float read = 0.0f;
   for (int j = 0; j < tiles; ++j) {
     issue_s<BN, D / 64, T>(s, q_addr, 64 * 128, k_addr, BN * 128);  // panels: 64 rows of Q, BN rows of K
     issue_pv<BN, D, T>(o, p, v_addr);
     tc::wgmma_wait_group<1>();  // S(j) is done, P V(j) may still run: two groups in flight at most
+    // S(j) read, as a step's softmax reads it. Unread, S(j) is dead: S(j + 1)'s first wgmma overwrites it (scale-d
+    // 0), and ptxas deletes a wgmma whose result nothing reads, asm volatile or not (cuobjdump -sass showed three
+    // tiles' S of four gone, and the ceiling above the tensor cores' peak). One register keeps the whole wgmma.
+    read += s[0];
   }
   tc::wgmma_wait_group<0>();  // the last group has written o
-  float sum = 0.0f;
+  float sum = read;
   for (float x : s) sum += x;
   for (float x : o) sum += x;
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
@@ -94,12 +99,24 @@ __global__ void __launch_bounds__(1024) ex2_ceiling_kernel(float* out, int itera
 }
 // [/doc:ceilings]
 
+// An SM of compute capability 9.0 a clock: 4096 dense 16-bit FLOPs on its tensor cores (docs/external_figures.md,
+// sm90-dense-16bit-flop-per-clock) and 16 exponentials on its multi-function unit (sm90-ex2-per-clock).
+inline constexpr double kTensorFlopsPerSmClock = 4096.0;
+inline constexpr double kEx2PerSmClock = 16.0;
+
 // What measure_ceilings returns: the wgmma mix's TFLOP/s at head_dim 64, 128 and 256 (each with step 5's key tile
-// there: Step5Shape), and exponentials a second.
+// there: Step5Shape), and exponentials a second; beside them the two peaks at the GPU's highest SM clock, which no
+// measurement can pass: a ceiling above its peak measured a kernel the compiler took work out of.
 struct Ceilings {
   double wgmma_tflops[3] = {};  // head_dim 64, 128, 256
   double ex2_per_s = 0.0;
+  double tensor_peak_tflops = 0.0, ex2_peak_per_s = 0.0;
   double wgmma(int head_dim) const { return wgmma_tflops[head_dim == 64 ? 0 : head_dim == 128 ? 1 : 2]; }
+  bool within_peaks() const {
+    bool ok = ex2_per_s <= ex2_peak_per_s;
+    for (double w : wgmma_tflops) ok &= w <= tensor_peak_tflops;
+    return ok;
+  }
 };
 
 // Attention's bound where the exponentials do not overlap the matmuls at all: a pair's 4 D FLOPs at the wgmma rate,
@@ -136,7 +153,12 @@ double time_wgmma_mix(int warmup, int repeats, int sms) {
 template <typename T>
 Ceilings measure_ceilings(int warmup, int repeats) {
   const int sms = tc::query_device().multiprocessors;
+  int device = 0, clock_khz = 0;  // the highest SM clock (cudaDevAttrClockRate): the peaks are at it
+  TC_CHECK(cudaGetDevice(&device));
+  TC_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
   Ceilings c;
+  c.tensor_peak_tflops = sms * kTensorFlopsPerSmClock * clock_khz * 1e3 / 1e12;
+  c.ex2_peak_per_s = sms * kEx2PerSmClock * clock_khz * 1e3;
   c.wgmma_tflops[0] = detail::time_wgmma_mix<64, T>(warmup, repeats, sms);
   c.wgmma_tflops[1] = detail::time_wgmma_mix<128, T>(warmup, repeats, sms);
   c.wgmma_tflops[2] = detail::time_wgmma_mix<256, T>(warmup, repeats, sms);

@@ -1,5 +1,5 @@
 // Chapter 11's tests. Host: the problem's rules and counts, the benchmark's problems and their same-work twins, the
-// no-overlap bound, the mask, the accumulator-to-A identity. GPU (SM 9.0):
+// no-overlap bound, the mask, the accumulator-to-A identity. GPU (SM 9.0): the ceilings under the GPU's peaks;
 // every step against the fp32 reference on every head_dim, causal and not, GQA, varlen, ragged lengths; and the
 // planted bugs, which the check must catch.
 #include "bench.hpp"
@@ -175,6 +175,21 @@ TEST_CASE("with no overlap, the exponentials and the matmuls bound attention at 
   CHECK(attention::no_overlap_bound(1024.0, 2e12, 128) == Approx(512.0));
   // At head_dim 64 the same exponential weighs twice as much against half the FLOPs: 256 / (0.25 + 0.5) ps.
   CHECK(attention::no_overlap_bound(1024.0, 2e12, 64) == Approx(256.0 / 0.75));
+}
+
+TEST_CASE("the ceilings are under the GPU's peaks: the wgmma mix's kernel keeps every wgmma it issues", "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  // A ceiling kernel whose S nothing read lost three tiles' S of four to ptxas and measured above the peak.
+  const attention::Ceilings c = attention::measure_ceilings<__nv_bfloat16>(2, 5);
+  for (int d : {64, 128, 256}) {
+    INFO("head_dim " << d << ": " << c.wgmma(d) << " TFLOP/s against a peak of " << c.tensor_peak_tflops);
+    CHECK(c.wgmma(d) <= c.tensor_peak_tflops);
+    CHECK(c.wgmma(d) >= 0.5 * c.tensor_peak_tflops);  // and it times the tensor cores, not a launch
+  }
+  INFO("ex2: " << c.ex2_per_s << " a second against a peak of " << c.ex2_peak_per_s);
+  CHECK(c.ex2_per_s <= c.ex2_peak_per_s);
+  CHECK(c.ex2_per_s >= 0.5 * c.ex2_peak_per_s);
+  CHECK(c.within_peaks());
 }
 
 TEST_CASE("the causal mask is aligned to the bottom right, and a GQA group reads one KV head", "[host]") {
