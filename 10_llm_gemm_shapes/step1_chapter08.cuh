@@ -10,12 +10,10 @@
 #include "suite.hpp"
 #include "suite_step.hpp"
 
-#include "tc/layouts/tags.hpp"
+#include "tc/layouts/tile_order.hpp"  // tc::tile_plan, tc::HeightPlan
 #include "tc/layouts/waves.hpp"
 #include "tc/persistent_grid.cuh"
 #include "tc/taller_tile_gemm.cuh"
-#include "tc/tile_contract.hpp"
-#include "tc/types.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
