@@ -38,7 +38,8 @@ namespace attention {
 // every key tile's S = Q K^T (D / 16 wgmmas m64nBNk16, Q and K from shared memory) and O += P V (BN / 16 wgmmas
 // m64nDk16, P from registers, V MN-major): tile_math.cuh's issue_s and issue_pv, the steps' own code. The tiles stay
 // resident, and there is nothing else: no TMA, no softmax, no barrier. At most two groups in flight, as in the steps,
-// and one block per SM. P's registers are fixed, so no S waits for a softmax; out keeps every wgmma's result alive.
+// and one block per SM. P's registers are fixed, so no S waits for a softmax; one register of each S is read, or
+// ptxas would delete the S that nothing reads (below), and out keeps the last of every accumulator.
 // Two warpgroups also at head_dim 64, where step 5 runs three: three, with no producer to take registers from (no
 // setmaxnreg), would have 168 registers each, too few for two groups of wgmmas in flight (ptxas serializes them). The
 // ceiling is the tensor cores' rate on step 5's wgmma shapes, not a model of its block.
