@@ -267,13 +267,20 @@ endfunction()
 #   A host test per source, "<chapter>:ptxas_no_spills_or_serialized_wgmma:<source>", that compiles it with ptxas's
 #   resource report for the highest architecture the chapter builds for (sm_90a for the wgmma chapters) and fails on
 #   any line in which ptxas reports lost wgmma overlap, and on any kernel that spills registers unless ALLOW_SPILLS
-#   names it with the bytes it may spill and why (cmake/ptxas_scan.cmake). The scan's two canaries, which prove it
-#   still sees both, are registered once, in common/tests/CMakeLists.txt.
+#   names it with the bytes it may spill and why (cmake/ptxas_scan.cmake); where cuobjdump is found (the toolkit's, or
+#   the pip package CI installs), also on any wgmma ptxas deleted because nothing read its result (a placeholder
+#   HGMMA in the SASS), which leaves a kernel doing less work than it counts. The scan's canaries, which prove it
+#   still sees each, are registered once, in common/tests/CMakeLists.txt.
 function(tc_chapter_ptxas_scan)
   if(NOT TC_BUILD_TESTS)
     return()
   endif()
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "ALLOW_SPILLS" "")
+  find_program(TC_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}")
+  set(cuobjdump "")
+  if(TC_CUOBJDUMP)
+    set(cuobjdump "-DCUOBJDUMP=${TC_CUOBJDUMP}")
+  endif()
   list(JOIN TC_COMMON_INCLUDE_DIRS "|" common_includes)  # every layer of common (common/CMakeLists.txt)
   set(includes "${common_includes}|${CMAKE_CURRENT_SOURCE_DIR}|${TC_CHAPTER_GENERATED_DIR}")
   set(arch "")
@@ -286,7 +293,7 @@ function(tc_chapter_ptxas_scan)
     add_test(NAME "${name}"
              COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} "-DSOURCE=${CMAKE_CURRENT_SOURCE_DIR}/${source}"
                      "-DINCLUDES=${includes}" -DEXPECT=clean -DARCH=${arch} "-DALLOW_SPILLS=${arg_ALLOW_SPILLS}"
-                     "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_scan_${stem}.cubin"
+                     "-DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/ptxas_scan_${stem}.cubin" ${cuobjdump}
                      -P "${PROJECT_SOURCE_DIR}/cmake/ptxas_scan.cmake")
     set_tests_properties("${name}" PROPERTIES LABELS host)
   endforeach()
