@@ -95,22 +95,25 @@ struct Step2Smem {
 // [/doc:step2_smem]
 
 // [doc:step2_producer]
-// The producer (one thread): Q's rows for every consumer onto q_full, then for each key tile j < tiles its K, then
-// its V, each into the next stage of its ring once both consumers have released it. token_q: the block's first query
-// token; token_k: the sequence's first key token; kvh: the KV head; it0: the slices each ring carried before (0 but
-// in step 5's persistent kernel).
+// The producer (one thread): Q's rows for every consumer into q_tile, onto q_full (produce_q), then for each key tile
+// j < tiles its K, then its V, each into the next stage of its ring once both consumers have released it
+// (produce_k_v). token_q: the block's first query token; token_k: the sequence's first key token; kvh: the KV head;
+// it0: the slices each ring had carried before (0 but in step 5's persistent kernel).
 template <typename Tile>
-__device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMap& map_q, const CUtensorMap& map_k,
-                                     const CUtensorMap& map_v, int token_q, int token_k, int h, int kvh, int tiles,
-                                     int it0 = 0) {
-  constexpr int S = Tile::kStages, BN = Tile::kBlockN;
-  tc::mbarrier_arrive_expect_tx(sm.q_full, Tile::kQBytes);
+__device__ inline void produce_q(unsigned char* q_tile, std::uint64_t* q_full, const CUtensorMap& map_q, int token_q,
+                                 int h) {
+  tc::mbarrier_arrive_expect_tx(q_full, Tile::kQBytes);
 #pragma unroll
   for (int c = 0; c < Tile::kConsumers; ++c)
 #pragma unroll
     for (int p = 0; p < Tile::kPanels; ++p)
-      tc::cp_async_bulk_tensor_3d_global_to_shared(sm.q_tile + c * Tile::kHeadDim * 128 + p * 64 * 128, &map_q, 64 * p,
-                                                   token_q + 64 * c, h, sm.q_full);
+      tc::cp_async_bulk_tensor_3d_global_to_shared(q_tile + c * Tile::kHeadDim * 128 + p * 64 * 128, &map_q, 64 * p,
+                                                   token_q + 64 * c, h, q_full);
+}
+template <typename Tile>
+__device__ inline void produce_k_v(const Step2Smem<Tile>& sm, const CUtensorMap& map_k, const CUtensorMap& map_v,
+                                   int token_k, int kvh, int tiles, int it0) {
+  constexpr int S = Tile::kStages, BN = Tile::kBlockN;
   for (int j = 0; j < tiles; ++j) {
     const tc::RingSlot slot = tc::ring_slot(it0 + j, S);
     // (A mutation point: a test loads the middle tile's neighbour in its place, one K tile twice.)
@@ -128,6 +131,12 @@ __device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMa
       tc::cp_async_bulk_tensor_3d_global_to_shared(sm.v_ring + slot.stage * Tile::kTileBytes + p * BN * 128, &map_v,
                                                    64 * p, token_k + BN * j, kvh, &sm.v_full[slot.stage]);
   }
+}
+template <typename Tile>
+__device__ inline void produce_q_k_v(const Step2Smem<Tile>& sm, const CUtensorMap& map_q, const CUtensorMap& map_k,
+                                     const CUtensorMap& map_v, int token_q, int token_k, int h, int kvh, int tiles) {
+  produce_q<Tile>(sm.q_tile, sm.q_full, map_q, token_q, h);
+  produce_k_v<Tile>(sm, map_k, map_v, token_k, kvh, tiles, 0);
 }
 // [/doc:step2_producer]
 

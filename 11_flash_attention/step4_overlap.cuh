@@ -7,12 +7,13 @@
 // touches only S, m and l (softmax_tile) while its P V runs; only then does it wait for P V and turn S(j) into
 // P(j)'s fragments. At head_dim 128, O's rescale by the factor the softmax returned (rescale_o) moves into the next
 // turn, between S and P V, where it runs under S instead of between P V's end and the next turn; at 64 and 256 it
-// follows the wait for P V (kRescaleUnderS says why). The first turn (S alone) and the last (P V alone) are written
-// out before and after the loop, so that every turn of the loop commits the same two groups: ptxas then knows which
-// group each wait leaves pending; with both made conditional in one loop, it did not, and serialized the wgmmas (its
-// warning C7514). The price is in registers: P(j - 1)'s kBlockN / 4 stay
-// live through the softmax, which in step 3 ran after P V had read them. The rest is step 3's: the turns, the
-// producer, the rings, the tile math.
+// follows the wait for P V (kRescaleUnderS says why). S(0) alone and the last P V alone are written out before and
+// after the loop, so that every turn of the loop commits the same two groups: ptxas then knows which group each wait
+// leaves pending; with both made conditional in one loop, it did not, and serialized the wgmmas (its warning C7514).
+// Those two take no turn (FlashAttention-3's order): S(0) has no softmax of the other consumer's to cover, and
+// without them the turns pass on from one row block to the next (open_turns), which step 5 needs. The price is in
+// registers: P(j - 1)'s kBlockN / 4 stay live through the softmax, which in step 3 ran after P V had read them. The
+// rest is step 3's: the producer, the rings, the tile math.
 #pragma once
 
 #include "problem.hpp"
@@ -35,13 +36,28 @@
 
 namespace attention {
 
+// [doc:step4_turns]
+// Step 4's turns are the loop's alone (S(j) and P(j - 1) V(j - 1), j >= 1): each consumer takes tiles - 1 of them in a
+// row block. Consumer 1 arrives on consumer 0's barrier once before its first row block (open_turns), so that
+// consumer 0 goes first; consumer 0 waits on it once after its last (close_turns), taking consumer 1's last
+// hand-over, so that no arrival is left pending when the block ends. Between the two, the turns run on from row block
+// to row block of a persistent block (step 5) with nothing to reset.
+__device__ inline void open_turns(int consumer) {
+  if (consumer == 1) pass_turn(consumer);
+}
+__device__ inline void close_turns(int consumer) {
+  if (consumer == 0) wait_turn(consumer);
+}
+// [/doc:step4_turns]
+
 // [doc:step4_rows]
 // One consumer's part of a row block (u: step 2's Consumer): its 64 query rows from crow0 against key tiles
 // 0 .. tiles - 1, into O (acc, unnormalised), m and l, which the caller zeroes. it0: the slices each
 // ring had carried before this row block (0 but in a persistent kernel); q_addr: its Q rows; after_last_s(): called
 // once every S of the row block has been computed, before the last P V (the persistent kernel lets the producer load
-// the next row block's Q over this one's there). Preconditions: tiles >= 1; with Tile::kTurns, the turn protocol of
-// step 3 (kTurn); without (step 5's three consumers at head_dim 64), each consumer issues as soon as it is ready.
+// the next row block's Q over this one's there). Preconditions: tiles >= 1; with Tile::kTurns, the turns opened
+// (open_turns) and not yet closed; without (step 5's three consumers at head_dim 64), each consumer issues as soon as
+// it is ready.
 template <typename Tile, typename T, typename AfterLastS>
 __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, int tiles, int crow0, int sq, int sk,
                                               bool causal, float scale_log2, float (&acc)[Tile::kHeadDim / 2],
@@ -58,14 +74,12 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   float sacc[BN / 2], rescale[2];
   const auto take_turn = [&] { if constexpr (Tile::kTurns) wait_turn(c); };
   const auto hand_over = [&] { if constexpr (Tile::kTurns) pass_turn(c); };
-  // Turn 0: S(0) alone, as in step 3 (no P V before it).
+  // S(0) alone, outside the turns: no softmax of this consumer's runs yet for it to cover, and in a persistent kernel
+  // a turn here would keep it waiting for the other consumer's epilogue (FlashAttention-3 issues it so too).
   tc::trace_point(kWaitLoads);
   int ks = u.k_slots.wait(it0).stage;
-  tc::trace_point(kWaitTurn);
-  take_turn();
   tc::trace_point(kWaitTensorCores);
   issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
-  hand_over();
   tc::wgmma_wait_group<0>();
   tc::trace_point(kSoftmax);
   u.k_slots.release(ks);
@@ -98,15 +112,12 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
     p_fragments<BN, T>(sacc, pa);
   }
   after_last_s();
-  // The last turn: P V of the last tile alone. Consumer 1 hands it over to no one.
+  // P V of the last tile alone, outside the turns as S(0) is: the other consumer's next S need not wait for it.
   tc::trace_point(kWaitLoads);
   const int vs = u.v_slots.wait(it0 + tiles - 1).stage;
-  tc::trace_point(kWaitTurn);
-  take_turn();
   tc::trace_point(kWaitTensorCores);
   if constexpr (kRescaleUnderS) rescale_o<D>(acc, rescale);  // to the last tile's max
   issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
-  if (c == 0) hand_over();
   tc::wgmma_wait_group<0>();
   tc::trace_point(kWaitLoads);  // the epilogue, or the next row block's start
   u.v_slots.release(vs);
@@ -130,11 +141,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     const int crow0 = w.row0 + 64 * u.c;
     float acc[D / 2] = {};
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
-    if (u.c == 1 && w.tiles > 0) pass_turn(u.c);  // consumer 0 goes first
+    open_turns(u.c);
     tc::mbarrier_wait_parity(sm.q_full, 0);  // also where no key tile follows: Q lands before the block leaves
     if (w.tiles > 0)
       attend_rows_overlapped<Tile, T>(u, 0, w.tiles, crow0, w.sq, w.sk, s.causal, scale_log2, acc, m, l, [] {});
     write_o_and_lse<T, D>(acc, m, l, o, lse, s, w.b, w.h, crow0, w.token0, w.sq);
+    close_turns(u.c);
   });
 }
 // [/doc:step4_kernel]

@@ -7,14 +7,16 @@
 // causal mask the blocks differ in length too (row block x sees x + 1 key tiles of its own width), and whichever
 // long block the hardware happens to start last sets the kernel's end. Here the grid is one block an SM, and each
 // block runs row block after row block: its producer loads the next one's K and V as soon as the rings have room,
-// and its Q as soon as both consumers have computed their last S of the current one (Q's own "empty" barrier), so
-// those loads run under the current row block's last P V and epilogue. Which row block comes next is decided at run
-// time: the producer takes the next number from a counter in global memory (atomicAdd) and hands it to the
-// consumers beside Q. The numbers go through each head's row blocks longest first (work_item), so a block that
-// finishes early takes the next longest, and the shortest fill the end (greedy list scheduling, longest first). The
-// rings' counters carry over from row block to row block, as chapter 08's persistent GEMM carries its slices. The
-// consumers' work on a row block is step 4's (attend_rows_overlapped); the producer's is step 2's. And the tile is
-// chosen per head_dim (Step5Shape): three consumers without turns at head_dim 64, 80-key tiles at 256.
+// and its Q into a stage of Q's own ring (Step5Tile::kQStages: two at head_dim 128, so that Q's load runs under the
+// current row block's last key tiles; one elsewhere, loaded once both consumers have computed their last S, under
+// the last P V and the epilogue). Which row block comes next is decided at run time: the producer takes the next
+// number from a counter in global memory (atomicAdd) and hands it to the consumers beside Q. The numbers go through
+// each head's row blocks longest first (work_item), so a block that finishes early takes the next longest, and the
+// shortest fill the end (greedy list scheduling, longest first). The rings' counters carry over from row block to
+// row block, as chapter 08's persistent GEMM carries its slices, and so do the consumers' turns (open_turns), so
+// that a consumer starting its next row block never waits for the other's epilogue. The consumers' work on a row
+// block is step 4's (attend_rows_overlapped); the producer's is step 2's. And the tile is chosen per head_dim
+// (Step5Shape): three consumers without turns at head_dim 64, 80-key tiles at 256.
 #pragma once
 
 #include "problem.hpp"
@@ -70,15 +72,38 @@ inline bool step5_long_tile(const Shape& s) {
   if (s.head_dim == 256) return s.seqlen_k >= 1024;
   return true;  // head_dim 128: the two shapes are one
 }
-// Step 2's tile and rings in that shape, plus Q's "empty" barrier (every consumer thread arrives once a row block's S
-// are all computed; then the producer may load the next row block's Q over it), which Step2Smem's layout puts right
-// after V's, and the number of the row block that Q holds (q_item: work_item's w; items or more: none left) after it.
+// Step 2's tile and rings in that shape, with Q in a ring of its own, kQStages deep: its stage i holds the block's
+// row block n when i = n mod kQStages (tc::ring_slot). Two at head_dim 128: the producer loads the next row block's
+// Q while the consumers still read this one's, and its latency hides under their last key tiles (1-3% at 2k tokens,
+// 11_boundary_ab_h200.txt). One elsewhere: at 256 Q (64 KB) and two stages of K and V (160 KB) leave no room for a
+// second; at 64 the second ran 2-4% slower. Each stage has a "full" barrier (stage 0's is Step2Smem's q_full), an
+// "empty" one (every consumer thread arrives once a row block's S are all computed; then the producer may load
+// another Q over it), and the number of the row block it holds (q_item: work_item's w; items or more: none left).
 template <int HeadDim, typename Config = Step5Shape<HeadDim>,
           typename Base = Step2Tile<HeadDim, Config::kBlockN, Config::kConsumers>>
 struct Step5Tile : Base {
-  static constexpr int kSmemBytes = Base::kSmemBytes + 8 + 8;
+  static constexpr int kQStages = HeadDim == 128 ? 2 : 1;
+  // After Step2Smem's barriers: the "empty" barriers, the "full" ones of stages 1 on, the items (8 bytes each); then
+  // the Q tiles of stages 1 on, each aligned to the swizzle's repeat.
+  static constexpr int kQExtras = 3 * kQStages - 1;
+  static constexpr int kSmemBytes = Base::kSmemBytes + 8 * kQExtras + Base::kAlign + (kQStages - 1) * Base::kQBytes;
+  static_assert(Base::kQBytes % Base::kAlign == 0, "each Q stage starts on the swizzle's repeat");
   static_assert(kSmemBytes <= 227 * 1024, "an H100/H200 block may have at most 227 KB of shared memory");
 };
+// Stage i of Q's ring in the block's shared memory (Step5Tile's layout).
+struct Step5QStage {
+  unsigned char* tile;
+  std::uint64_t *full, *empty;
+  volatile int* item;
+};
+template <typename Tile>
+__device__ inline Step5QStage step5_q_stage(const Step2Smem<Tile>& sm, int i) {
+  constexpr int Q = Tile::kQStages;
+  std::uint64_t* const extras = sm.v_empty + Tile::kStages;
+  unsigned char* const tiles = tc::aligned_smem(reinterpret_cast<unsigned char*>(extras + Tile::kQExtras));
+  return {i == 0 ? sm.q_tile : tiles + (i - 1) * Tile::kQBytes, i == 0 ? sm.q_full : extras + Q + i - 1, extras + i,
+          reinterpret_cast<volatile int*>(extras + 2 * Q - 1 + i)};
+}
 
 namespace {
 // The next work item for a block that has finished taking its own: items gridDim.x, gridDim.x + 1, ... in the
@@ -117,18 +142,21 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   static_assert(Tile::kConsumers == 2 || !Tile::kTurns, "a turn passes between two consumers");
   extern __shared__ unsigned char smem_raw[];
   const Step2Smem<Tile> sm(smem_raw);
-  std::uint64_t* const q_empty = sm.v_empty + S;
-  volatile int* const q_item = reinterpret_cast<volatile int*>(q_empty + 1);  // the work item Q holds
+  constexpr int QS = Tile::kQStages;
   const int row_blocks = (s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM;
   const int items = row_blocks * s.heads * s.batch;
 
   tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.k_full, sm.k_empty);  // as step 2
   tc::ws_ring_init<S, Tile::kConsumers, 1>(sm.v_full, sm.v_empty);
   if (threadIdx.x == 0) {
-    tc::mbarrier_init(sm.q_full, 1);
-    // Every consumer thread, once a row block: each has read q_item, and its own arrival (a release) is what orders
-    // that read before the producer's next write; a leader's arrival alone would not (racecheck: a WAR hazard).
-    tc::mbarrier_init(q_empty, Tile::kConsumers * 128);
+    for (int i = 0; i < QS; ++i) {
+      const Step5QStage q = step5_q_stage(sm, i);
+      tc::mbarrier_init(q.full, 1);
+      // Every consumer thread, once a row block: each has read the item, and its own arrival (a release) is what
+      // orders that read before the producer's next write; a leader's arrival alone would not (racecheck: a WAR
+      // hazard).
+      tc::mbarrier_init(q.empty, Tile::kConsumers * 128);
+    }
     tc::fence_mbarrier_init_release_cluster();
   }
   tc::ws_cluster_start();
@@ -147,37 +175,43 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         // Row blocks past a shorter sequence's end (varlen) have no work: the producer passes over them.
         while (w < items && work(w).empty())
           w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;
-        // Q's one stage: free at once for the first row block, then once both consumers released the last one's
-        // (after which they no longer read q_item either).
-        tc::mbarrier_wait_parity(q_empty, tc::ring_empty_wait_parity(n, 1));
-        *q_item = w;
+        // Q's stage: free at once for the first kQStages row blocks, then once both consumers released the one it
+        // held (after which they no longer read its item either).
+        const tc::RingSlot slot = tc::ring_slot(n, QS);
+        const Step5QStage q = step5_q_stage(sm, slot.stage);
+        tc::mbarrier_wait_parity(q.empty, tc::ring_empty_wait_parity(n, QS));
+        *q.item = w;
         if (w >= items) {  // none left: Q's barrier completes with no bytes, and the consumers read "none"
-          tc::mbarrier_arrive(sm.q_full);
+          tc::mbarrier_arrive(q.full);
           break;
         }
         const RowBlockWork r = work(w);
         const int kvh = tc::mutation_point(tc::MutationSite::KvHead, kv_head_of(r.h, s.heads, s.kv_heads), s.kv_heads);
-        // Its first act, arriving on q_full (a release), publishes q_item with Q.
-        produce_q_k_v<Tile>(sm, map_q, map_k, map_v, r.token0 + r.row0, r.kt0, r.h, kvh, r.tiles, it);
+        // Its first act, arriving on Q's "full" barrier (a release), publishes the item with Q.
+        produce_q<Tile>(q.tile, q.full, map_q, r.token0 + r.row0, r.h);
+        produce_k_v<Tile>(sm, map_k, map_v, r.kt0, kvh, r.tiles, it);
         it += r.tiles;
         w = atomicAdd(&g_step5_next_item, 1) + gridDim.x;  // the next: taken now that this one is all issued
       }
     }
   } else {
     tc::setmaxnreg_inc<Tile::kConsumerRegisters>();
-    const Consumer<Tile> u(sm, warpgroup);
-    // Every S of this row block computed (the wgmmas have read Q) and q_item read: Q's stage may take the next one.
-    const auto release_q = [&] { tc::mbarrier_arrive(q_empty); };
+    const Consumer<Tile> u0(sm, warpgroup);
+    if constexpr (Tile::kTurns) open_turns(u0.c);  // once: the turns run on across row blocks
     for (int n = 0, it = 0;; ++n) {
-      tc::mbarrier_wait_parity(sm.q_full, tc::ring_full_parity(n, 1));  // an acquire: q_item is this row block's
-      const int w = *q_item;
+      const tc::RingSlot slot = tc::ring_slot(n, QS);
+      const Step5QStage q = step5_q_stage(sm, slot.stage);
+      tc::mbarrier_wait_parity(q.full, slot.parity);  // an acquire: the item is this row block's
+      const int w = *q.item;
+      // Every S of this row block computed (the wgmmas have read Q) and the item read: Q's stage may take another.
+      const auto release_q = [&] { tc::mbarrier_arrive(q.empty); };
       if (w >= items) break;
+      Consumer<Tile> u = u0;  // with this row block's Q
+      u.q_addr = tc::shared_address(q.tile + u.c * D * 128);
       const RowBlockWork r = work(w);
       const int crow0 = r.row0 + 64 * u.c;
       float acc[D / 2] = {};
       float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f};
-      // The turns start afresh each row block: consumer 1's last turn of the previous one handed over to no one.
-      if (Tile::kTurns && u.c == 1 && r.tiles > 0) pass_turn(u.c);
       if (r.tiles > 0)
         attend_rows_overlapped<Tile, T>(u, it, r.tiles, crow0, r.sq, r.sk, s.causal, scale_log2, acc, m, l, release_q);
       else
@@ -185,6 +219,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       write_o_and_lse<T, D>(acc, m, l, o, lse, s, r.b, r.h, crow0, r.token0, r.sq);
       it += r.tiles;
     }
+    if constexpr (Tile::kTurns) close_turns(u0.c);
   }
   tc::ws_cluster_finish();
 }
