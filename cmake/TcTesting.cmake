@@ -10,6 +10,9 @@
 #     are reported as Skipped, never Passed. The code is version-specific: Catch2 2.x has no skip, so the test exits 77
 #     (tc::test::require_gpu in tc_test/catch.hpp); Catch2 3.x uses SKIP(), and the process exits 4.
 #   - all other test cases get label "host".
+# A [gpu] case also tagged [serial] times the GPU (a ceiling, a rate) and runs alone (RUN_SERIAL), where its executable
+# asks for that (tc_add_catch_tests' SERIAL_GPU): other tests' kernels on the same GPU at once (ctest -j, as the h200
+# test preset's 16 jobs) would slow what it measures and fail it.
 find_package(Catch2 3.3 CONFIG QUIET)
 if(NOT Catch2_FOUND)
   find_package(Catch2 2.13 CONFIG QUIET)
@@ -79,12 +82,13 @@ function(tc_check_test_names target)
   set_tests_properties(${target}:every_case_is_one_ctest_test PROPERTIES LABELS host)
 endfunction()
 
-# tc_add_catch_tests(<target> [HOST_ONLY] <sources>...): a Catch2 test executable with [gpu] and host tests labelled as
-# above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of nothing makes
-# CatchAddTests warn "contains no tests"); a test, <target>:declares_no_gpu_tests, fails if a [gpu] test appears in
-# it anyway, since the host pass ("~[gpu]") would never run it. Its names are checked as tc_check_test_names says.
+# tc_add_catch_tests(<target> [HOST_ONLY | SERIAL_GPU] <sources>...): a Catch2 test executable with [gpu] and host
+# tests labelled as above. HOST_ONLY: it has no [gpu] tests, so only the host pass is registered (a [gpu] discovery of
+# nothing makes CatchAddTests warn "contains no tests"); a test, <target>:declares_no_gpu_tests, fails if a [gpu] test
+# appears in it anyway, since the host pass ("~[gpu]") would never run it. SERIAL_GPU: it has [gpu][serial] cases,
+# registered apart to run alone (above). Its names are checked as tc_check_test_names says.
 function(tc_add_catch_tests target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY;SERIAL_GPU" "" "")
   add_executable(${target} ${arg_UNPARSED_ARGUMENTS})
   target_link_libraries(${target} PRIVATE tc_test_support)
   # The kernels' mutation points (tc/mutation_point.cuh) reach the tests' planted bugs in test binaries only.
@@ -92,6 +96,15 @@ function(tc_add_catch_tests target)
   tc_check_test_names(${target})
   if(arg_HOST_ONLY)
     tc_require_no_tests(${target} "[gpu]" "host")
+  elseif(arg_SERIAL_GPU)
+    catch_discover_tests(${target}
+      TEST_SPEC "[gpu]~[serial]"
+      TEST_PREFIX "${target}:"
+      PROPERTIES LABELS gpu SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE})
+    catch_discover_tests(${target}
+      TEST_SPEC "[gpu][serial]"
+      TEST_PREFIX "${target}:"
+      PROPERTIES LABELS gpu SKIP_RETURN_CODE ${TC_GPU_SKIP_CODE} RUN_SERIAL TRUE)
   else()
     catch_discover_tests(${target}
       TEST_SPEC "[gpu]"

@@ -177,7 +177,9 @@ TEST_CASE("with no overlap, the exponentials and the matmuls bound attention at 
   CHECK(attention::no_overlap_bound(1024.0, 2e12, 64) == Approx(256.0 / 0.75));
 }
 
-TEST_CASE("the ceilings are under the GPU's peaks: the wgmma mix's kernel keeps every wgmma it issues", "[gpu]") {
+// [serial]: it times the GPU, which another test's kernels at once would slow below the floor it checks.
+TEST_CASE("the ceilings are under the GPU's peaks: the wgmma mix's kernel keeps every wgmma it issues",
+          "[gpu][serial]") {
   tc::test::require_exact_gpu(90);
   // A ceiling kernel whose S nothing read lost three tiles' S of four to ptxas and measured above the peak.
   const attention::Ceilings c = attention::measure_ceilings<__nv_bfloat16>(2, 5);
