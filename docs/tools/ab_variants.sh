@@ -11,7 +11,8 @@
 #       build/h200/<dir of target>/<target> <problem> with every variant in name order, appending the output to
 #       <log>; stops starting problems once <seconds> have passed since the builds began, so that a lease's limit
 #       does not cut a run in half. <problem>: the program's flags as one word, e.g. "--batch 8 --seqlen 2048".
-# The log holds, per run, a line "== r<round> <name> <problem>", the program's output, and "(took <ms> ms)".
+# The log holds, per run, a line "== r<round> <name> <problem>", the program's output, and "(took <ms> ms)"; a run
+# that fails says "(exit <code>)", 124 where it ran past 120 s and was stopped (timeout).
 # Errors: bad usage exits 2; a variant that does not build stops the run (exit 1) after naming its build log.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,7 +69,8 @@ case "${mode}" in
           echo "== r${round} ${v} ${problem}" >> "${log}"
           t0=$(date +%s%N)
           # shellcheck disable=SC2086  # the problem's flags are words
-          "${program}" ${problem} >> "${log}" 2>&1 || echo "(exit $?)" >> "${log}"
+          # A variant that hangs (a barrier protocol gone wrong) is cut after 120 s, not the lease's whole time.
+          timeout 120 "${program}" ${problem} >> "${log}" 2>&1 || echo "(exit $?)" >> "${log}"
           echo "(took $(( ($(date +%s%N) - t0) / 1000000 )) ms)" >> "${log}"
         done
       done
