@@ -74,9 +74,9 @@ inline bool step5_long_tile(const Shape& s) {
 }
 // Step 2's tile and rings in that shape, with Q in a ring of its own, kQStages deep: its stage i holds the block's
 // row block n when i = n mod kQStages (tc::ring_slot). Two at head_dim 128: the producer loads the next row block's
-// Q while the consumers still read this one's, and its latency hides under their last key tiles (1-3% at 2k tokens,
+// Q while the consumers still read this one's, and its latency hides under their last key tiles (0.6-1.5% at 2k,
 // 11_boundary_ab_h200.txt). One elsewhere: at 256 Q (64 KB) and two stages of K and V (160 KB) leave no room for a
-// second; at 64 the second ran 2-4% slower. Each stage has a "full" barrier (stage 0's is Step2Smem's q_full), an
+// second; at 64 the second ran 1.5-4% slower. Each stage has a "full" barrier (stage 0's is Step2Smem's q_full), an
 // "empty" one (every consumer thread arrives once a row block's S are all computed; then the producer may load
 // another Q over it), and the number of the row block it holds (q_item: work_item's w; items or more: none left).
 template <int HeadDim, typename Config = Step5Shape<HeadDim>,
