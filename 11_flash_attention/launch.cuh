@@ -129,9 +129,11 @@ void launch_step4(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream
 
 // Step 5 also zeroes its work counter on `stream` first: two of its launches must not overlap (on two streams), as
 // they would share the counter. Its tile is FlashAttention-3's per head_dim, or steps 2-4's on short sequences
-// where that computes less (step5_long_tile).
+// where that computes less (step5_long_tile); at head_dim 64 on short sequences it runs step 1's kernel instead
+// (step5_small_block).
 template <typename T>
 void launch_step5(const Shape& s, const DeviceTensors<T>& t, cudaStream_t stream) {
+  if (step5_small_block(s)) return launch_step1(s, t, stream);
   with_head_dim(s, [&](auto d) {
     constexpr int D = decltype(d)::value;
     void* next_item = nullptr;  // the kernel's work counter, zeroed on the stream before each launch
@@ -157,7 +159,7 @@ inline int key_tile(int step, const Shape& s) {
   int keys = 0;
   with_head_dim(s, [&](auto d) {
     constexpr int D = decltype(d)::value;
-    keys = step == 1   ? Step1Tile<D>::kBlockN
+    keys = step == 1 || (step == 5 && step5_small_block(s)) ? Step1Tile<D>::kBlockN
            : step != 5 ? Step2Tile<D>::kBlockN
            : step5_long_tile(s) ? Step5Shape<D>::kBlockN : Step5ShortShape<D>::kBlockN;
   });
