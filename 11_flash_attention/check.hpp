@@ -5,7 +5,8 @@
 // The bound on O. The kernel computes S in fp32 from the 16-bit inputs (the reference's scores, up to the order of
 // the sums), and the softmax in fp32; what it rounds is P (to the input type, to feed P V through wgmma) and O (to
 // the output type). With u the type's unit roundoff (2^-8 for bf16, 2^-11 for fp16):
-//   - each P_j in [0, 1] rounded: |dP_j| <= u P_j, so |d sum_j P_j v_j| / l <= u sum_j P_j |v_j| / l <= u max|v|;
+//   - each P_j in [0, 1] (up to 2^8 under step 5's conditional rescale: softmax_tile) rounded: |dP_j| <= u P_j,
+//     so |d sum_j P_j v_j| / l <= u sum_j P_j |v_j| / l <= u max|v|, l = sum_j P_j with the same base;
 //   - O rounded: u |O|;
 //   - the rest (fp32 sums and exp2 over the keys, the rescales): below 2^-14 max|v| at the sizes the chapter runs.
 // So |O - O_ref| <= u (max|v| + |O_ref|) + 2^-14 max|v|, where max|v| is over the V the row reads (here over all

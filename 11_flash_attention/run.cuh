@@ -55,9 +55,20 @@ inline tc::MemoryNeed memory_need(const Shape& s, std::uint64_t element_bytes) {
   return {std::max(made, checked), device};
 }
 
+// Scores that rise along the keys, so that a row's max grows on every key tile and the online softmax must rescale
+// there (what a skipped rescale breaks, and what step 5's conditional rescale acts on only past 2^8): every query's
+// score with key t of its sequence gains log2_units * floor(t / every), in the softmax's log2 units, through element
+// 0 of head_dim: Q's set to 1, K's to that rise over scale_log2 = log2(e) / sqrt(head_dim), rounded to T alike for
+// the kernel and the reference. every = 0: none. With every a key tile, each tile passes the last one's scores by
+// log2_units, less the spread of the rest of the sum.
+struct KeyRise {
+  float log2_units = 0.0f;
+  int every = 0;
+};
+
 // Makes the problem and runs the reference. Errors: std::invalid_argument (shape_problem's line), tc::CudaError.
 template <typename T>
-Problem<T> make_problem(const Shape& s, std::uint64_t seed, float q_scale = 1.0f) {
+Problem<T> make_problem(const Shape& s, std::uint64_t seed, float q_scale = 1.0f, KeyRise rise = {}) {
   if (const auto why = shape_problem(s)) throw std::invalid_argument(*why);
   Problem<T> p;
   p.shape = s;
@@ -68,6 +79,15 @@ Problem<T> make_problem(const Shape& s, std::uint64_t seed, float q_scale = 1.0f
   for (T& x : q) x = T(float(x) * q_scale);
   tc::fill_random(k.data(), k.size(), seed + 1, tc::Fill::Real);
   tc::fill_random(v.data(), v.size(), seed + 2, tc::Fill::Real);
+  if (rise.every > 0) {
+    const double scale_log2 = 1.4426950408889634 / std::sqrt(double(s.head_dim));
+    for (std::size_t i = 0; i < q.size(); i += std::size_t(s.head_dim)) q[i] = T(1.0f);
+    for (int b = 0, token0 = 0; b < s.batch; token0 += seqlen_k_of(s, b), ++b)
+      for (int t = 0; t < seqlen_k_of(s, b); ++t)
+        for (int h = 0; h < s.kv_heads; ++h)
+          k[(std::size_t(token0 + t) * s.kv_heads + h) * s.head_dim] =
+              T(float(rise.log2_units * (t / rise.every) / scale_log2));
+  }
   for (const T& x : v) p.v_max = std::max(p.v_max, std::fabs(double(float(x))));
   p.q = tc::DeviceBuffer<T>(q);
   p.k = tc::DeviceBuffer<T>(k);

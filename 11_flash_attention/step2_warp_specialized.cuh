@@ -44,6 +44,7 @@ struct Step2Tile {
   static constexpr int kConsumers = Consumers, kThreads = 128 * (1 + kConsumers);
   static constexpr bool kTurns = Consumers == 2;  // ping-pong (step 3) passes the turn between exactly two
   static constexpr int kBlockM = 64 * kConsumers, kBlockN = BlockN, kStages = 2;
+  static constexpr bool kConditionalRescale = false;  // O rescaled at every tile (step 5's may skip: softmax_tile)
   static constexpr int kPanels = HeadDim / 64;
   static constexpr int kQBytes = kBlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
   // setmaxnreg's counts are multiples of 8 from 24 to 256, and the block's warpgroups share the SM's 65,536:

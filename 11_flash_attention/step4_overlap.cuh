@@ -69,6 +69,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   // turn beside O's 128 registers, made ptxas spill in step 5 (step 4, which spilled nothing, ran 6% faster); at 64,
   // turns or not, it ran 4-5% slower.
   constexpr bool kRescaleUnderS = Tile::kTurns && D == 128;
+  constexpr bool kConditional = Tile::kConditionalRescale;  // step 5's: the max moves only when it must (softmax_tile)
   const int c = u.c, lo = u.lo;
   std::uint32_t pa[BN / 16][4];  // P of the previous tile, waiting for its turn
   float sacc[BN / 2], rescale[2];
@@ -84,7 +85,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   tc::trace_point(kSoftmax);
   u.k_slots.release(ks);
   if (tile_needs_mask(crow0, 0, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, 0, sq, sk, causal);
-  softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // O is still 0: its rescale scales zeros
+  softmax_tile<BN, kConditional>(sacc, m, l, scale_log2, rescale);  // O is still 0: its rescale scales zeros
   p_fragments<BN, T>(sacc, pa);
   // Turns 1 .. tiles - 1: S(j) then P(j - 1) V(j - 1), the same two groups in that order every turn, so that ptxas
   // too can count them: the waits below are then exact, and it need not serialize the wgmmas.
@@ -96,19 +97,22 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
     take_turn();
     tc::trace_point(kWaitTensorCores);
     issue_s<BN, Tile::kPanels, T>(sacc, u.q_addr, 64 * 128, u.k_addr + ks * Tile::kTileBytes, BN * 128);
-    if constexpr (kRescaleUnderS) rescale_o<D>(acc, rescale);  // O, up to P(j - 2) V(j - 2), to tile j - 1's max
+    // O, up to P(j - 2) V(j - 2), to tile j - 1's max
+    if constexpr (kRescaleUnderS) rescale_o<D, kConditional>(acc, rescale);
     issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
     hand_over();
     tc::wgmma_wait_group<1>();  // at most the younger group (P V) pending: S(j) is in its registers
     tc::trace_point(kSoftmax);
     u.k_slots.release(ks);
     if (tile_needs_mask(crow0, BN * j, BN, sq, sk, causal)) mask<BN>(sacc, crow0 + lo, BN * j, sq, sk, causal);
-    softmax_tile<BN>(sacc, m, l, scale_log2, rescale);  // under P(j - 1) V(j - 1): touches neither O nor P
+    // Under P(j - 1) V(j - 1): touches neither O nor P.
+    softmax_tile<BN, kConditional>(sacc, m, l, scale_log2, rescale);
     tc::trace_point(kWaitTensorCores);
     tc::wgmma_wait_group<0>();  // P(j - 1) V(j - 1) is in O, and P(j - 1)'s registers are free
     tc::trace_point(kSoftmax);
     u.v_slots.release(vs);
-    if constexpr (!kRescaleUnderS) rescale_o<D>(acc, rescale);  // O, up to P(j - 1) V(j - 1), to tile j's max
+    // O, up to P(j - 1) V(j - 1), to tile j's max
+    if constexpr (!kRescaleUnderS) rescale_o<D, kConditional>(acc, rescale);
     p_fragments<BN, T>(sacc, pa);
   }
   after_last_s();
@@ -116,7 +120,7 @@ __device__ inline void attend_rows_overlapped(const Consumer<Tile>& u, int it0, 
   tc::trace_point(kWaitLoads);
   const int vs = u.v_slots.wait(it0 + tiles - 1).stage;
   tc::trace_point(kWaitTensorCores);
-  if constexpr (kRescaleUnderS) rescale_o<D>(acc, rescale);  // to the last tile's max
+  if constexpr (kRescaleUnderS) rescale_o<D, kConditional>(acc, rescale);  // to the last tile's max
   issue_pv<BN, D, T>(acc, pa, u.v_addr + vs * Tile::kTileBytes);
   tc::wgmma_wait_group<0>();
   tc::trace_point(kWaitLoads);  // the epilogue, or the next row block's start

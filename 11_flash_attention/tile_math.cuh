@@ -71,21 +71,43 @@ __host__ __device__ inline RowUpdate online_row_update(float m, float tile_max, 
 #endif
 }
 
-template <int N>
+// softmax_tile, the tile's step: as above, each row by online_row_update. With kConditional (step 5 at head_dim 128
+// and 256), FlashAttention-4's conditional rescale (Zadouri et al., 2026): the running max moves only in a
+// warp where some row's tile max passes it by more than kRescaleSlack (log2 units); elsewhere the old max
+// stays the base, every factor is exactly 1, and rescale_o skips O. Exact all the same: O and l are both sums over
+// 2^(score - base) with the one base, which the epilogue divides out (O / l) and adds back (L = m + log2 l); a stale
+// base only lets p_j reach 2^kRescaleSlack = 256, far inside fp32's range for l and O and no coarser in bf16 or fp16
+// for P, whose relative rounding does not depend on magnitude. The decision is warp-wide (__any_sync) so that the
+// skip is a uniform branch, not divergence.
+constexpr float kRescaleSlack = 8.0f;
+template <int N, bool kConditional = false>
 __device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)[2], float scale_log2,
                                     float (&rescale)[2]) {
   float tile_max[2] = {-INFINITY, -INFINITY};
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) tile_max[(i / 2) % 2] = fmaxf(tile_max[(i / 2) % 2], s[i]);
+  tile_max[0] = quad_max(tile_max[0]);
+  tile_max[1] = quad_max(tile_max[1]);
   float base[2];
+  // A row that has seen no key (m = -inf) moves whenever its tile has one (-inf + slack is -inf).
+  const bool grows = !kConditional || tile_max[0] * scale_log2 > m[0] + kRescaleSlack ||
+                     tile_max[1] * scale_log2 > m[1] + kRescaleSlack;
+  if (!kConditional || __any_sync(0xffffffffu, grows)) {
 #pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    const RowUpdate u = online_row_update(m[r], quad_max(tile_max[r]), scale_log2);
-    base[r] = u.base;
-    // (A mutation point: a test keeps O and l unscaled when the max grows, the rescale skipped.)
-    rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, u.rescale);
-    m[r] = u.m;
-    l[r] *= rescale[r];
+    for (int r = 0; r < 2; ++r) {
+      const RowUpdate u = online_row_update(m[r], tile_max[r], scale_log2);
+      base[r] = u.base;
+      // (A mutation point: a test keeps O and l unscaled when the max grows, the rescale skipped.)
+      rescale[r] = tc::mutation_point(tc::MutationSite::Rescale, u.rescale);
+      m[r] = u.m;
+      l[r] *= rescale[r];
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      base[r] = m[r] == -INFINITY ? 0.0f : m[r];  // as online_row_update's base
+      rescale[r] = 1.0f;
+    }
   }
 #pragma unroll
   for (int i = 0; i < N / 2; ++i) {
@@ -94,9 +116,11 @@ __device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)
   }
 }
 
-// O's rows times the factors softmax_tile returned.
-template <int D>
+// O's rows times the factors softmax_tile returned; with kConditional, nothing where every factor of the warp is 1
+// (softmax_tile's conditional rescale left the max where it was).
+template <int D, bool kConditional = false>
 __device__ inline void rescale_o(float (&o)[D / 2], const float (&rescale)[2]) {
+  if (kConditional && !__any_sync(0xffffffffu, rescale[0] != 1.0f || rescale[1] != 1.0f)) return;
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= rescale[(i / 2) % 2];
 }

@@ -266,6 +266,27 @@ TEST_CASE("every step matches the reference on a varlen batch of lengths 1, 17, 
       }
 }
 
+TEST_CASE("every step matches the reference on scores that rise each key tile, past step 5's rescale slack",
+          "[gpu]") {
+  tc::test::require_exact_gpu(90);
+  // Uniform random scores rarely move a row's max after its first tile, and step 5 (head_dim 128 and 256) leaves the
+  // max where it is until a row passes it by 2^8; scores that rise by 12 (log2 units) each key tile make every tile
+  // rescale O, on both paths of softmax_tile, at a length that is not a multiple of any tile.
+  for (int step : kSteps)
+    for (int d : {64, 128, 256})
+      for (bool causal : {false, true}) {
+        const Shape s = shape(2, 1000, 4, 2, d, causal);
+        for (int every : {attention::key_tile(step, s), 16})  // each tile; within tiles too (rescale not every tile)
+          for (float rise : {12.0f, 3.0f}) {  // past the slack each time; below it, past it only now and then
+            attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 9, 1.0f, {rise, every});
+            const attention::CheckResult r = attention::run_and_check(p, launcher<__nv_bfloat16>(step));
+            INFO("step " << step << ", " << describe(s) << ", rise " << rise << " every " << every << " keys: O off "
+                         << r.o_off << " (worst " << r.o_worst << "), L off " << r.l_off);
+            CHECK(r.pass());
+          }
+      }
+}
+
 TEST_CASE("the check fails every step with each planted bug, at two key tiles, at seqlen 1000 and at 4096",
           "[gpu]") {
   tc::test::require_exact_gpu(90);
@@ -283,8 +304,13 @@ TEST_CASE("the check fails every step with each planted bug, at two key tiles, a
           // skipped rescale would go unseen there: at two key tiles only the causal bug runs causal.
           const bool causal = seqlen > two_tiles || bug == PlantedBug::CausalOffByOne;
           const Shape s = shape(1, seqlen, 4, 2, head_dim, causal);
-          // Q times 8: a peaky softmax, whose row max moves from tile to tile (a skipped rescale then shows).
-          attention::Problem<__nv_bfloat16> p = attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
+          // A skipped rescale shows where a row's max grows: on scores that rise by 12 (log2 units) each key tile,
+          // past step 5's slack of 8 (kRescaleSlack), so that every tile moves the max. The other bugs on a peaky
+          // softmax (Q times 8), whose weight spreads over all the keys: a rising one leaves it on the last tile.
+          attention::Problem<__nv_bfloat16> p =
+              bug == PlantedBug::RescaleSkipped
+                  ? attention::make_problem<__nv_bfloat16>(s, 5, 1.0f, {12.0f, attention::key_tile(step, s)})
+                  : attention::make_problem<__nv_bfloat16>(s, 5, 8.0f);
           CHECK(attention::run_and_check(p, launcher<__nv_bfloat16>(step)).pass());  // without the bug, first
           const tc::test::PlantedBugScope plant(bug);
           INFO("step " << step << ", " << describe(s) << ", bug " << int(bug));
