@@ -17,7 +17,9 @@
 // that a consumer starting its next row block never waits for the other's epilogue. The consumers' work on a row
 // block is step 4's (attend_rows_overlapped); the producer's is step 2's. And the tile is chosen per head_dim
 // (Step5Shape): three consumers without turns at head_dim 64, 80-key tiles at 256; at head_dim 64 on short
-// sequences, step 1's one-warpgroup blocks (step5_small_block).
+// sequences, step 1's one-warpgroup blocks (step5_small_block). Last, at head_dim 128 and 256 the consumers rescale O
+// only where a row's maximum has grown by more than 2^8 (FlashAttention-4's conditional rescale: softmax_tile,
+// Step5Tile::kConditionalRescale).
 #pragma once
 
 #include "problem.hpp"
@@ -76,9 +78,11 @@ inline bool step5_long_tile(const Shape& s) {
 // Whether step 5 runs step 1's kernel on s: one warpgroup and 64 query rows a block, several blocks an SM, and
 // 64-key tiles. At head_dim 64 a key tile's two matmuls are too short for one consumer's to cover the other's
 // softmax, and several small blocks an SM overlap them without turns; with a causal mask the 64-key tile also computes
-// less S that the mask hides. In --bench at c2d83c6 (11_flash_attention_h200.txt) step 1 ran ahead of step 5 at
-// head_dim 64 up to 1k tokens without a mask (+4% to +8%) and up to 2k with one (+3% to +23%), and behind it from 2k
-// (4k) on; at head_dim 128 and 256 behind it everywhere. Host; s valid (check_shape).
+// less S that the mask hides. In --bench at c2d83c6 (11_flash_attention_h200.txt's record then, in git's history)
+// step 1 ran ahead of step 5 at head_dim 64 up to 1k tokens without a mask (+4% to +8%) and up to 2k with one (+3% to
+// +23%), and behind it from 2k (4k) on; at head_dim 128 and 256 behind it everywhere. Handing it those problems made
+// step 5 4.3% faster at 16 x 1024 and 22.9% at 32 x 512 causal (11_conditional_rescale_ab_h200.txt). Host; s valid
+// (check_shape).
 inline bool step5_small_block(const Shape& s) {
   return s.head_dim == 64 && s.seqlen_k <= (s.causal ? 2048 : 1024);
 }
