@@ -71,14 +71,14 @@ __host__ __device__ inline RowUpdate online_row_update(float m, float tile_max, 
 #endif
 }
 
-// softmax_tile, the tile's step: as above, each row by online_row_update. With kConditional (step 5 at head_dim 128
-// and 256), FlashAttention-4's conditional rescale (Zadouri et al., 2026): the running max moves only in a
-// warp where some row's tile max passes it by more than kRescaleSlack (log2 units); elsewhere the old max
-// stays the base, every factor is exactly 1, and rescale_o skips O. Exact all the same: O and l are both sums over
-// 2^(score - base) with the one base, which the epilogue divides out (O / l) and adds back (L = m + log2 l); a stale
-// base only lets p_j reach 2^kRescaleSlack = 256, far inside fp32's range for l and O and no coarser in bf16 or fp16
-// for P, whose relative rounding does not depend on magnitude. The decision is warp-wide (__any_sync) so that the
-// skip is a uniform branch, not divergence.
+// softmax_tile, the tile's step: as above, each row by online_row_update. With kConditional (step 5 at head_dim 128 and
+// 256), FlashAttention-4's conditional rescale (Zadouri et al., 2026): the running max moves only in a warp where some
+// row's tile max passes it by more than kRescaleSlack (log2 units); elsewhere the old max stays the base, every factor
+// is exactly 1, and rescale_o skips O. Exact all the same: O and l are both sums over 2^(score - base) with the one
+// base, which the epilogue divides out (O / l) and adds back (L = m + log2 l); a stale base only lets p_j reach
+// 2^kRescaleSlack = 256, far inside fp32's range for l and O and no coarser in bf16 or fp16 for P, whose relative
+// rounding does not depend on magnitude. The decision is warp-wide (__any_sync) so that the skip is a uniform branch,
+// not divergence.
 constexpr float kRescaleSlack = 8.0f;
 template <int N, bool kConditional = false>
 __device__ inline void softmax_tile(float (&s)[N / 2], float (&m)[2], float (&l)[2], float scale_log2,

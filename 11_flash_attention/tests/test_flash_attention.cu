@@ -270,8 +270,9 @@ TEST_CASE("every step matches the reference on scores that rise each key tile, p
           "[gpu]") {
   tc::test::require_exact_gpu(90);
   // Uniform random scores rarely move a row's max after its first tile, and step 5 (head_dim 128 and 256) leaves the
-  // max where it is until a row passes it by 2^8; scores that rise by 12 (log2 units) each key tile make every tile
-  // rescale O, on both paths of softmax_tile, at a length that is not a multiple of any tile.
+  // max where it is until a row passes it by 2^8. Scores that rise by 12 (log2 units) each key tile make every tile
+  // rescale O; by 3, step 5's max moves every third tile and stays put between, so both paths of softmax_tile run; at
+  // a length that is not a multiple of any tile.
   for (int step : kSteps)
     for (int d : {64, 128, 256})
       for (bool causal : {false, true}) {
