@@ -203,6 +203,10 @@ int main(int argc, char** argv) {
     tc::Cli cli(tc::chapter::kProgram, "Chapter 11: a FlashAttention-3-style attention forward on wgmma and TMA");
     cli.add_int("batch", 2, "sequences");
     cli.add_int("seqlen", 1024, "tokens a sequence (queries and keys)");
+    cli.add_int("seqlen-k", 0,
+                "keys a sequence where they differ from the queries (a chunk of a prefill against its context; "
+                "0: --seqlen)",
+                0);
     cli.add_int("heads", 16, "query heads");
     cli.add_int("kv-heads", 0, "key and value heads (grouped-query attention; 0: as many as heads)", 0);
     cli.add_choice("head-dim", "128", {"64", "128", "256"}, "head dimension");
@@ -220,6 +224,7 @@ int main(int argc, char** argv) {
     attention::Shape s;
     s.batch = int(cli.get_int("batch"));
     s.seqlen_q = s.seqlen_k = int(cli.get_int("seqlen"));
+    if (cli.get_int("seqlen-k") != 0) s.seqlen_k = int(cli.get_int("seqlen-k"));
     s.heads = int(cli.get_int("heads"));
     s.kv_heads = cli.get_int("kv-heads") == 0 ? s.heads : int(cli.get_int("kv-heads"));
     s.head_dim = std::stoi(cli.get_choice("head-dim"));
@@ -249,8 +254,10 @@ int main(int argc, char** argv) {
                   fp16 ? "fp16" : "bf16", timing.repeats, timing.warmup, timing.rest_ms);
       ok = fp16 ? bench<__half>(with_cudnn, timing) : bench<__nv_bfloat16>(with_cudnn, timing);
     } else {
-      std::printf("== attention: batch %d, seqlen %d, heads %d (kv %d), head_dim %d%s, %s ==\n", s.batch, s.seqlen_q,
-                  s.heads, s.kv_heads, s.head_dim, s.causal ? ", causal" : "", fp16 ? "fp16" : "bf16");
+      const std::string keys = s.seqlen_k != s.seqlen_q ? " (keys " + std::to_string(s.seqlen_k) + ")" : "";
+      std::printf("== attention: batch %d, seqlen %d%s, heads %d (kv %d), head_dim %d%s, %s ==\n", s.batch,
+                  s.seqlen_q, keys.c_str(), s.heads, s.kv_heads, s.head_dim, s.causal ? ", causal" : "",
+                  fp16 ? "fp16" : "bf16");
       ok = fp16 ? demonstrate<__half>(s, with_cudnn, timing) : demonstrate<__nv_bfloat16>(s, with_cudnn, timing);
       std::printf("TFLOP/s counts 4 * seqlen_q * seqlen_k * head_dim * heads * batch, halved for causal (problem.hpp); "
                   "median of %d launches after %d warm-up\n",
