@@ -66,7 +66,10 @@ struct Step5ShortShape {
 // - head_dim 64 with a causal mask: a block of 192 rows ends inside a 128-key tile two times in three, and computes S
 //   for keys that its rows then mask. Over a head, 192-row blocks compute 15% more of S than 128-row ones at 512
 //   tokens, 11% more at 1k and 5% at 2k, while the third consumer gains some 3% at 2k (11_levers_h200.txt): from 2k
-//   query rows on the suite measured it ahead (11_flash_attention_h200.txt at 6a435ad), below it behind.
+//   query rows on the suite measured it ahead (11_flash_attention_h200.txt at 6a435ad), below it behind. Step 1's
+//   small blocks now take such problems up to 2k keys (step5_small_block); past them this keeps a chunk of queries
+//   against a longer context, where 192-row blocks ran 16% behind at 1000 queries x 3000 keys and 2% ahead at 512
+//   x 4096 (11_softmax_schedule_ab_h200.txt).
 // - head_dim 256: 80-key tiles round 512 keys up to 560 (9% more S than 64-key tiles), 1k to 1,040 (2%), against the
 //   5-7% a longer turn gains: from 1k keys on.
 // Host; s valid (check_shape).

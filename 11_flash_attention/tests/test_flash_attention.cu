@@ -238,13 +238,22 @@ TEST_CASE("every step matches the reference on every head_dim, causal and not, a
         }
 }
 
-TEST_CASE("every step matches the reference in fp16, with GQA, and with more queries than keys", "[gpu]") {
+TEST_CASE("every step matches the reference in fp16, with GQA, with more queries than keys and with fewer",
+          "[gpu]") {
   tc::test::require_exact_gpu(90);
   std::vector<Shape> shapes = {shape(1, 300, 4, 4, 128, true), shape(2, 200, 8, 2, 128, false),
                                shape(1, 129, 32, 8, 64, true)};
   Shape more_queries = shape(1, 100, 2, 1, 128, true);
   more_queries.seqlen_k = 40;  // rows 0..59 see no key: O = 0, L = -inf
   shapes.push_back(more_queries);
+  // A chunk of a prefill against its longer context, at head_dim 64 with a causal mask: past step 1's small blocks
+  // (2k keys) and short of FlashAttention-3's tile (2k queries), the one problem where step 5 runs steps 2-4's tile
+  // at head_dim 64 (step5_long_tile).
+  Shape chunk = shape(1, 1000, 4, 2, 64, true);
+  chunk.seqlen_k = 3000;
+  REQUIRE_FALSE(attention::step5_small_block(chunk));
+  REQUIRE_FALSE(attention::step5_long_tile(chunk));
+  shapes.push_back(chunk);
   for (int step : kSteps)
     for (const Shape& s : shapes) {
       const attention::CheckResult r16 = check_step<__half>(step, s), rb = check_step<__nv_bfloat16>(step, s);
@@ -292,8 +301,9 @@ TEST_CASE("the check fails every step with each planted bug, at two key tiles, a
           "[gpu]") {
   tc::test::require_exact_gpu(90);
   using tc::test::PlantedBug;
-  // Step 5's tiles differ by head_dim and, at 64 and 256, by length (step5_long_tile): at 1000 tokens with a causal
-  // mask it runs steps 2-4's tile, at 4096 FlashAttention-3's, so each meets every bug.
+  // Step 5's tiles differ by head_dim and, at 64 and 256, by length: at 1000 tokens with a causal mask it runs steps
+  // 2-4's tile at 256 (step5_long_tile) and step 1's kernel at 64 (step5_small_block), at 4096 FlashAttention-3's, so
+  // each meets every bug.
   for (int head_dim : {64, 128, 256})
     for (int step : kSteps) {
       // The shortest length with two key tiles, of the tile a short causal problem runs.
