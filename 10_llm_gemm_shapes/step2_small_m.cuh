@@ -47,11 +47,12 @@
 #include <utility>
 
 // [doc:small_m_kernel]
-// One block a tile: block (x, y) computes C's rows 64x .. 64x + 63 (weights) by columns BlockN y .. (tokens). Warp 4's
-// first lane loads every slice of the tile's A (64 rows) and B (BlockN rows) into the ring; the consumer warpgroup
-// multiplies each slice as it lands and releases the one before it; then it writes alpha * acc + beta * C with plain
-// stores, inside C. Preconditions: maps made by k_major_map with boxes of 64 and BlockN rows (none where k = 0); a
-// grid of ceil(m / 64) x ceil(n / BlockN) blocks of kThreads; sm_90a. Errors: none reported.
+// One block a tile: block (x, y) computes C's rows BlockM x .. (weights) by columns BlockN y .. (tokens). The producer
+// warp's first lane loads every slice of the tile's A (BlockM rows) and B (BlockN rows) into the ring; each consumer
+// warpgroup c multiplies its 64 weights (rows 64c..) by the slice's tokens as it lands and releases the one before it;
+// then it writes alpha * acc + beta * C with plain stores, inside C. Preconditions: maps made by k_major_map with
+// boxes of BlockM and BlockN rows (none where k = 0); a grid of ceil(m / BlockM) x ceil(n / BlockN) blocks of
+// kThreads; sm_90a. Errors: none reported.
 template <typename Tile>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     small_m_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
@@ -62,7 +63,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
   if (threadIdx.x == 0) ring.init();
   __syncthreads();  // no thread waits on a barrier before it exists
 
-  if (threadIdx.x / 32 == 4) {  // the producer warp
+  if (threadIdx.x / 32 == Tile::kProducerWarp) {
     if (threadIdx.x % 32 == 0)
       for (int s = 0; s < slices; ++s) {
         // The slice is a mutation point: a test loads the middle slice's neighbour (tc_test/planted_bugs.cuh).
@@ -72,18 +73,19 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     return;  // nothing below waits for the producer: the consumer's full barriers wait for its loads
   }
 
+  const int c = threadIdx.x / 128;  // this consumer's weights: rows 64c.. of the tile
   float acc[Tile::BlockN / 2] = {};
   for (int s = 0; s < slices; ++s) {
-    ring.multiply(acc, s);
-    if (s > 0 && threadIdx.x == 0) ring.release(s - 1);  // slice s - 1's group is done
+    ring.multiply(acc, s, c);
+    if (s > 0 && threadIdx.x % 128 == 0) ring.release(s - 1);  // this consumer's group of slice s - 1 is done
   }
   tc::wgmma_wait_group<0>();  // the last group has written acc
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
 #pragma unroll
   for (int i = 0; i < Tile::BlockN / 2; ++i) {
     const tc::Coord p = tc::wgmma_m64nNk16_d_coord(warp, lane, i);
-    const int row = row0 + p.row, col = col0 + p.col;
+    const int row = row0 + 64 * c + p.row, col = col0 + p.col;
     if (row < m && col < n) {
       __nv_bfloat16* const c = C + row + std::size_t(col) * ldc;
       float v = alpha * acc[i];

@@ -48,6 +48,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
                         int n, int k, float alpha, float beta, __nv_bfloat16* C, int ldc) {
   constexpr int kRegisters = Tile::BlockN / 2;
   static_assert(Tile::Stages * Tile::kStageBytes >= kRegisters * 128 * 4, "the ring holds a partial tile of fp32");
+  static_assert(Tile::kConsumers == 1, "one consumer warpgroup: warp 4 is the producer, and the sum is one tile's");
   extern __shared__ unsigned char smem_raw[];
   const SmallMRing<Tile> ring(smem_raw);  // step 2's (small_m_tile.cuh)
   const int row0 = blockIdx.x * Tile::BlockM, col0 = blockIdx.y * Tile::BlockN, rank = tc::cluster_ctarank();

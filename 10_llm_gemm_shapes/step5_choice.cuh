@@ -4,8 +4,9 @@
 // What it adds over step 4: steps 2 to 4 switch schedules at fixed token counts (the narrow tiles up to 256 tokens,
 // stream-K past them), and the suite shows the switch points are wrong for some shapes: at 512 tokens a weight of
 // 4096 rows makes too few of chapter 08's tiles, and the narrow tiles, two columns of 256 tokens, beat it. It also
-// adds one more tile to choose from, the wide tile (step5_wide_tile.cuh), whose width is itself picked to make about
-// one tile an SM. Step 5 estimates every schedule's time at the shape and runs the fastest estimate:
+// adds two more tiles to choose from, the wide tile (step5_wide_tile.cuh), whose width is itself picked to make about
+// one tile an SM, and the pair tile (step5_pair_tile.cuh), the narrow tile with two consumers, whose token tile is
+// picked the same way. Step 5 estimates every schedule's time at the shape and runs the fastest estimate:
 //   time = launch + max(compute, DRAM)
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
 //             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
@@ -16,8 +17,8 @@
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
 //          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
-// shares, the narrow tiles on the SMs' block slots, the wide tiles one an SM. Seven constants are fit to the measured
-// sweep (tools/schedule_sweep.cu) by tools/calibrate.cu; the rest are the GPU's (MachineModel).
+// shares, the narrow tiles on the SMs' block slots, the wide and pair tiles one an SM. Eight constants are fit to the
+// measured sweep (tools/schedule_sweep.cu) by tools/calibrate.cu; the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
 
@@ -25,6 +26,7 @@
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
+#include "step5_pair_tile.cuh"
 #include "step5_wide_tile.cuh"
 #include "stream_k_plan.hpp"
 #include "suite.hpp"
@@ -42,7 +44,7 @@
 
 // [doc:machine_model]
 // What the model knows of a GPU. The first three come from the GPU (current_machine), the wgmma rate from the
-// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the seven marked "fit" are
+// datasheet (docs/external_figures.md, h200-fp16-dense: the H100 SXM's is the same), and the eight marked "fit" are
 // what tools/calibrate.cu (10_calibrate) finds from the schedule sweep on an H200 (docs/results/
 // 10_schedule_sweep_h200.txt: every schedule timed on all 56 suite shapes): the values whose picks come closest to
 // the fastest measured schedule, and of those the ones whose estimates come closest to the measured times. A host
@@ -53,29 +55,30 @@ struct MachineModel {
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
-  double launch_s = 7.2e-6;         // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
-  double sm_l2_bytes_per_s = 100e9; // what one SM's TMA takes in from L2 (fit)
+  double launch_s = 6.242e-6;       // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
+  double sm_l2_bytes_per_s = 85e9;  // what one SM's TMA takes in from L2 (fit)
   double streamed_slice = 1.7;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                     // parts of the operands at unrelated K, and share nothing in L2 (fit)
-  double split_s = 3.4e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
+  double split_s = 2.855e-6;        // split-K's extra cost: the cluster's reduction and its wait for the slowest
                                     // split (fit)
-  double narrow_wave_s = 15e-6;     // each narrow wave after the first: its blocks fill their rings from empty and
+  double narrow_wave_s = 8.925e-6;  // each narrow wave after the first: its blocks fill their rings from empty and
                                     // store their tiles, and no block of another wave runs under either (fit)
-  double sm_dram_bytes_per_s = 60e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
+  double sm_dram_bytes_per_s = 51e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
                                      // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
-                                     // binds below about 72 busy SMs, as at 64 tiles of 64 weights (fit)
+                                     // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
   double wide_l2_bytes_per_s = 55e9; // what one SM's TMA takes in from L2 for a wide tile: about half the narrow
                                      // tiles' rate, as all 132 SMs pull their tokens and weights at once (fit)
+  double pair_l2_bytes_per_s = 66e9; // the same for a pair tile, one an SM too (fit)
 };
 // [/doc:machine_model]
 
 // [doc:choice]
 // One schedule and what the model estimates for it. label: as tools/schedule_sweep.cu's columns name it.
-enum class ScheduleKind { Chapter08, StreamK, Narrow, Wide };
+enum class ScheduleKind { Chapter08, StreamK, Narrow, Wide, Pair };
 
 struct ScheduleEstimate {
   ScheduleKind kind = ScheduleKind::Chapter08;
-  int block_n = 0, splits = 1;  // the narrow tile's wgmma N and splits of K
+  int block_n = 0, splits = 1;  // the narrow or pair tile's wgmma N, the narrow tile's splits of K
   bool half_n = false;          // the narrow tile is half of Step2SmallM::block_n(tokens) wide
   int width = 0;                // the wide tile's weights (wgmma's N)
   tc::Waves waves;
@@ -85,6 +88,7 @@ struct ScheduleEstimate {
     if (kind == ScheduleKind::Chapter08) return "ch08";
     if (kind == ScheduleKind::StreamK) return "stream-K";
     if (kind == ScheduleKind::Wide) return "wide";
+    if (kind == ScheduleKind::Pair) return "pair";
     return std::string(half_n ? "BN/2" : "BN") + (splits > 1 ? " s" + std::to_string(splits) : std::string());
   }
 };
@@ -97,8 +101,8 @@ inline constexpr int kNarrowSplits[] = {1, 2, 4};
 
 // Every schedule's estimate at m weights, n tokens and k (the kernels' M, N and K: suite.hpp), in the sweep's column
 // order: chapter 08, stream-K (past 256 tokens, where step 4 runs it), then the narrow tiles BN and BN/2 in 1, 2 and 4
-// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile (from
-// kWideMinTokens to kNarrowMaxTokens tokens). Preconditions: m, n, k >= 1.
+// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile and the pair
+// tile (from kWideMinTokens to kNarrowMaxTokens tokens). Preconditions: m, n, k >= 1.
 // Host, pure.
 inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
   using Tile = Step1Chapter08::Tile;
@@ -166,6 +170,16 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
                                        double(tokens + wide.width) * tc::kSliceBytes / g.wide_l2_bytes_per_s);
   wide.compute_s = wide.waves.waves * slices * wide_slice_s + (wide.waves.waves - 1) * g.narrow_wave_s;
   out.push_back(finish(wide, std::min(blocks, g.sms)));
+
+  ScheduleEstimate pair;  // one block an SM; each slice is 128 weights and the tokens, from L2
+  pair.kind = ScheduleKind::Pair;
+  pair.block_n = pair_block_n(m, n, g.sms);
+  const int pair_blocks = small_m_tiles(m, n, pair.block_n, 128);
+  pair.waves = tc::waves_of(pair_blocks, g.sms);
+  const double pair_slice_s = std::max(2.0 * 128 * pair.block_n * tc::kSliceK / g.sm_flops_per_s,
+                                       double(128 + pair.block_n) * tc::kSliceBytes / g.pair_l2_bytes_per_s);
+  pair.compute_s = pair.waves.waves * slices * pair_slice_s + (pair.waves.waves - 1) * g.narrow_wave_s;
+  out.push_back(finish(pair, std::min(pair_blocks, g.sms)));
   return out;
 }
 
@@ -204,6 +218,7 @@ inline void launch_schedule(const ScheduleEstimate& e, int m, int n, int k, floa
     return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   if (e.kind == ScheduleKind::StreamK) return launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   if (e.kind == ScheduleKind::Wide) return launch_wide(e.width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  if (e.kind == ScheduleKind::Pair) return launch_pair(e.block_n, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   SplitChoice c;
   c.block_n = e.block_n;
   c.splits = e.splits;
@@ -237,6 +252,9 @@ inline StepPlan Step5Choice::plan(const SuiteShape& s, int sms) {
   if (e.kind == ScheduleKind::Narrow) {
     p.schedule = "model: 64 x " + std::to_string(e.block_n) + " tiles" +
                  (e.splits > 1 ? ", split-K " + std::to_string(e.splits) : std::string());
+    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
+  } else if (e.kind == ScheduleKind::Pair) {
+    p.schedule = "model: 128 x " + std::to_string(e.block_n) + " pair tiles";
     p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
   } else if (e.kind == ScheduleKind::Wide) {
     p.schedule = "model: wide " + std::to_string(64 * wide_consumers(s.m)) + " x " + std::to_string(e.width) + " tiles";

@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kBlocksPerSm)
     grouped_gemm_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int k,
                         float alpha, float beta, __nv_bfloat16* C, int ldc,
                         const __grid_constant__ grouped::Plan plan) {
+  static_assert(Tile::kConsumers == 1, "one consumer warpgroup: warp 4 is the producer");
   extern __shared__ unsigned char smem_raw[];
   const SmallMRing<Tile> ring(smem_raw);  // step 2's (small_m_tile.cuh), its slice counter carried across tiles
   const int slices = tc::ceil_div(k, tc::kSliceK);

@@ -374,6 +374,17 @@ struct WideAt : SuiteStep {
   }
 };
 
+// The pair tile at one token tile, as a launcher type for check_launcher (k = 0 goes to step 1, as step 5 sends it).
+template <int BlockN>
+struct PairAt : SuiteStep {
+  static constexpr const char* name = "5 pair tile";
+  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
+                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
+    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_pair(BlockN, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  }
+};
+
 // Stream-K at any token count, for the checks below.
 struct StreamKAlways : Step4StreamK {
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
@@ -383,7 +394,7 @@ struct StreamKAlways : Step4StreamK {
 };
 
 TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stream-K fixup that adds a partial "
-          "twice, and step 2 or the wide tile loading a K slice twice, at 16 and 8192 tokens",
+          "twice, and step 2, the wide tile or the pair tile loading a K slice twice, at 16 and 8192 tokens",
           "[gpu][step2][step3][step4][step5]") {
   using tc::test::PlantedBug;
   tc::test::require_exact_gpu(tc::chapter::kMinSm);
@@ -421,6 +432,9 @@ TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stre
     // The wide tile (step 5's, width 80) at either count.
     CHECK(verdict(WideAt<80>{}).passed);
     CHECK_FALSE(verdict(WideAt<80>{}, PlantedBug::MiddleSliceTwice).passed);
+    // The pair tile (step 5's, 160 tokens a tile): both consumers read the doubled slice.
+    CHECK(verdict(PairAt<160>{}).passed);
+    CHECK_FALSE(verdict(PairAt<160>{}, PlantedBug::MiddleSliceTwice).passed);
   }
 }
 
@@ -729,8 +743,9 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
 
 // A sweep's table as tools/schedule_sweep.cu prints it, from per-row times in kSweepColumns' order (-1: "-").
 std::string sweep_text(const std::vector<std::pair<SuiteShape, std::vector<double>>>& rows) {
-  std::string out = "[8B O 1x4096x4096] done\n\n== every schedule on a GPU ==\nmodel  layer  M  N  K  BN  W read ms  "
-                    "ch08  stream-K  BN  BN s2  BN s4  BN/2  BN/2 s2  BN/2 s4  wide  fastest  model  fastest / model\n";
+  std::string out = "[8B O 1x4096x4096] done\n\n== every schedule on a GPU ==\nmodel  layer  M  N  K  BN  W read ms";
+  for (const std::string& column : calibration::kSweepColumns) out += "  " + column;
+  out += "  fastest  model  fastest / model\n";
   for (const auto& [s, ms] : rows) {
     out += std::string(s.layer.model) + " " + s.layer.name + " " + std::to_string(s.m) + " " +
            std::to_string(s.n()) + " " + std::to_string(s.k()) + " 8 0.0100";
@@ -767,12 +782,23 @@ TEST_CASE("the calibration reads the sweep's table, replays step 5's choice on i
   CHECK(calibration::model_error(rows, truth).fit_rms < 1e-4);  // the printed times' six decimals
   MachineModel off = truth;
   off.launch_s *= 2.0, off.narrow_wave_s *= 0.5, off.sm_dram_bytes_per_s *= 0.5, off.wide_l2_bytes_per_s *= 2.0;
+  off.pair_l2_bytes_per_s *= 0.5;
   const calibration::ModelError before = calibration::model_error(rows, off);
   CHECK(before.geomean < 1.0);  // the perturbed constants pick worse, or the test proves nothing
   const calibration::ModelError after = calibration::model_error(rows, calibration::calibrate(rows, off));
   CHECK(after.geomean == Approx(1.0));
   CHECK(after.worst == Approx(1.0));
   CHECK(after.fit_rms < before.fit_rms);
+
+  // A sweep made before the pair tile (no "pair" in its header) reads its nine columns, and no pair time.
+  std::string nine = "== every schedule ==\nmodel layer M N K BN W read ms ch08 stream-K BN BN s2 BN s4 BN/2 BN/2 s2 "
+                     "BN/2 s4 wide fastest model fastest / model\n8B O 64 4096 4096 64 0.0120 0.0448 0.0457 0.0183 "
+                     "0.0171 0.0233 0.0183 0.0173 0.0262 0.0170 wide BN/2 0.929\n";
+  std::istringstream before_pair(nine);
+  const std::vector<calibration::SweepRow> old = calibration::read_sweep(before_pair);
+  REQUIRE(old.size() == 1);
+  CHECK(old[0].ms_of("wide") == 0.0170);
+  CHECK(old[0].ms_of("pair") < 0.0);
 
   // What the calibration cannot read is an error, not an empty fit.
   std::istringstream none("RESULT: every check passed\n");
@@ -794,7 +820,7 @@ TEST_CASE("step 5's model on the committed suite sweep: its pick within 5% of th
   const std::vector<calibration::SweepRow> rows = calibration::read_sweep(in);
   CHECK(rows.size() == 56);
   CHECK(rows[0].name == "8B QKV 1x6144x4096");
-  CHECK(rows[0].ms_of("BN") == 0.0181);
+  CHECK(rows[0].ms_of("BN") == 0.0177);
   MachineModel h200;  // as current_machine has it on an H200, with the code's fitted constants
   h200.dram_bytes_per_s = 0.9 * 4.8e12;
   const calibration::ModelError e = calibration::model_error(rows, h200);
@@ -860,7 +886,8 @@ TEST_CASE("step 5's model weighs the wide tile from 33 tokens, and picks it wher
     const bool weighed =
         std::any_of(all.begin(), all.end(), [](const ScheduleEstimate& e) { return e.label() == "wide"; });
     CHECK(weighed == (s.m >= kWideMinTokens && s.m <= kNarrowMaxTokens));
-    if (weighed) CHECK(all.back().label() == "wide");  // the sweep's last column
+    if (weighed) CHECK(all[all.size() - 2].label() == "wide");  // the sweep's last two columns
+    if (weighed) CHECK(all.back().label() == "pair");
   }
   // 70B QKV and 8B gate+up at 128 tokens: 64-weight tiles make 160 and 448 (two blocks on some SMs, not on others);
   // the wide tile makes 128 of 80 and of 224, one an SM.
@@ -896,6 +923,59 @@ TEST_CASE("step 5's wide tile passes both checks at every width, 64 and 128 toke
   }
   // Through step 5, where its model picks the wide tile.
   tc::test::check_launcher<Step5Choice>(cublas, 28672, 128, 4096, 1, 0, 95);
+}
+
+TEST_CASE("step 5's pair tile: 128 weights by the token tile that makes the fewest SM-widths of work, a whole SM's "
+          "ring",
+          "[step5]") {
+  CHECK(PairTile<160>::BlockM == 128);
+  CHECK(PairTile<160>::kThreads == 288);
+  CHECK(PairTile<160>::kBlocksPerSm == 1);
+  // (128 + BlockN) rows of 128 bytes a stage in a whole SM: 9 stages at 64 tokens, 6 at 160, 4 at 256.
+  CHECK(PairTile<64>::Stages == 9);
+  CHECK(PairTile<160>::Stages == 6);
+  CHECK(PairTile<256>::Stages == 4);
+  for (int block_n : kPairTokenTiles) CHECK(Step2SmallM::is_token_tile(block_n));
+  // Qwen2.5-72B's down split eight ways at 261 tokens: two columns of 160, 64 x 2 = 128 tiles, one wave.
+  CHECK(pair_block_n(8192, 261, 132) == 160);
+  // Mistral-Nemo's down at 308 tokens: three columns of 128 (40 x 3 = 120 tiles); 160 would leave 52 SMs idle.
+  CHECK(pair_block_n(5120, 308, 132) == 128);
+  for (int m : {576, 4096, 5120, 8192, 28672})
+    for (int n : {33, 100, 261, 512, 1024}) {
+      INFO(m << " weights, " << n << " tokens");
+      const int bn = pair_block_n(m, n, 132);
+      const int waves = tc::ceil_div(small_m_tiles(m, n, bn, 128), 132);
+      // No other compiled token tile takes fewer waves at the same width or less.
+      for (int other : kPairTokenTiles)
+        if (other < bn) CHECK(tc::ceil_div(small_m_tiles(m, n, other, 128), 132) > waves);
+    }
+}
+
+TEST_CASE("step 5's pair tile passes both checks at every token tile, ragged edges, every scale",
+          "[gpu][gemm][step5]") {
+  tc::test::require_exact_gpu(tc::chapter::kMinSm);
+  const tc::CublasHandle cublas;
+  // Every token tile on weights that end part-way through a tile, and past the first consumer's 64 (1000 = 7 x 128 +
+  // 104, so the last tile's second consumer has 40 rows), tokens that end part-way through a column, K of a partial
+  // slice; and 70 weights, where the second consumer of the one tile has 6 rows.
+  auto each_tile = [&](auto check) {
+    check(PairAt<64>{}), check(PairAt<96>{}), check(PairAt<128>{}), check(PairAt<160>{}), check(PairAt<192>{});
+    check(PairAt<224>{}), check(PairAt<256>{});
+  };
+  each_tile([&](auto tile) {
+    using Gemm = decltype(tile);
+    tc::test::check_launcher<Gemm>(cublas, 1000, 300, 200, 1, 0, 97);
+    tc::test::check_launcher<Gemm>(cublas, 70, 40, 100, 1, 0, 97);
+  });
+  for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
+    INFO("alpha " << alpha << " beta " << beta);
+    tc::test::check_launcher<PairAt<160>>(cublas, 8192, 261, 3696, alpha, beta, 99);  // K not a multiple of 64
+    tc::test::check_launcher<PairAt<96>>(cublas, 264, 65, 65, alpha, beta, 99);       // the padded path
+  }
+  // Through step 5, where its model picks the pair tile.
+  MachineModel g = current_machine();
+  CHECK(choose_schedule(8192, 261, 3696, g).kind == ScheduleKind::Pair);
+  tc::test::check_launcher<Step5Choice>(cublas, 8192, 261, 3696, 1, 0, 101);
 }
 
 TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks, one expert never picked", "[moe]") {

@@ -1,4 +1,4 @@
-// 10_calibrate: step 5's seven fitted constants (MachineModel, step5_choice.cuh) found from a schedule sweep's
+// 10_calibrate: step 5's eight fitted constants (MachineModel, step5_choice.cuh) found from a schedule sweep's
 // measurements, and the model's error with them: on the sweep it was fit to, and on a second sweep it was not (the
 // held-out suite's), which is the error to quote. Host only: it reads what 10_schedule_sweep printed on a GPU.
 // The GPU's own numbers (SMs, chapter 08's clusters, DRAM bandwidth) are not fit: they come from the flags, by

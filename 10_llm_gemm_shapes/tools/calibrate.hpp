@@ -4,7 +4,7 @@
 // The sweep (tools/schedule_sweep.cu) times every schedule at every shape of a suite; its table is the measurement.
 // read_sweep takes that table back from the sweep's printed output. model_error replays step 5's choice
 // (choose_schedule) at each row under a MachineModel and compares the measured time of the schedule it picks with
-// the fastest measured: the model's error, as the sweep itself prints it. calibrate searches the seven constants
+// the fastest measured: the model's error, as the sweep itself prints it. calibrate searches the eight constants
 // that MachineModel marks "fit" for the values that pick best over the rows (the geomean of fastest / picked
 // highest), breaking ties by how far the model's estimates of the measured schedules are from their times (the
 // root-mean-square of log(estimate / measured)), so that among equally good pickers it keeps the truest one.
@@ -24,9 +24,11 @@
 
 namespace calibration {
 
-// The sweep's schedule columns, in its table's order (tools/schedule_sweep.cu prints them so).
-inline const std::vector<std::string> kSweepColumns = {"ch08",    "stream-K", "BN",      "BN s2", "BN s4",
-                                                       "BN/2",    "BN/2 s2",  "BN/2 s4", "wide"};
+// The sweep's schedule columns, in its table's order (tools/schedule_sweep.cu prints them so). A sweep made before the
+// pair tile has the first nine: its rows read with no pair time (read_sweep).
+inline const std::vector<std::string> kSweepColumns = {"ch08",    "stream-K", "BN",   "BN s2", "BN s4",
+                                                       "BN/2",    "BN/2 s2",  "BN/2 s4", "wide", "pair"};
+inline constexpr std::size_t kColumnsBeforePair = 9;
 
 // One row of the sweep: the shape in the suite's terms (M tokens, an N x K weight: suite.hpp) and each column's
 // median time in ms, negative where the sweep ran nothing ("-").
@@ -47,12 +49,14 @@ struct SweepRow {
 };
 
 // The rows of the table that follows the sweep's "== every schedule" heading: each line of model, layer, M, N, K,
-// BN, W read ms and the nine columns (the later columns are ignored). Errors: std::runtime_error naming the line
-// where a row does not read, or where there is no table.
+// BN, W read ms and the schedule columns its header names (the ten of kSweepColumns, or the first nine where the
+// header has no "pair"; the later columns are ignored). Errors: std::runtime_error naming the line where a row does
+// not read, or where there is no table.
 inline std::vector<SweepRow> read_sweep(std::istream& in) {
   std::vector<SweepRow> rows;
   std::string line;
   bool in_table = false, header = false;
+  std::size_t columns = kSweepColumns.size();
   while (std::getline(in, line)) {
     if (line.rfind("== every schedule", 0) == 0) {
       in_table = true;
@@ -62,17 +66,21 @@ inline std::vector<SweepRow> read_sweep(std::istream& in) {
     if (!in_table) continue;
     if (header) {  // the column names
       header = false;
+      std::istringstream names(line);
+      bool pair = false;
+      for (std::string word; names >> word;) pair = pair || word == "pair";
+      columns = pair ? kSweepColumns.size() : kColumnsBeforePair;
       continue;
     }
     std::istringstream fields(line);
     std::vector<std::string> f;
     for (std::string word; fields >> word;) f.push_back(word);
-    if (f.size() < 7 + kSweepColumns.size() || f[2].find_first_not_of("0123456789") != std::string::npos) break;
+    if (f.size() < 7 + columns || f[2].find_first_not_of("0123456789") != std::string::npos) break;
     SweepRow r;
     try {
       r.tokens = std::stoi(f[2]), r.weights = std::stoi(f[3]), r.k = std::stoi(f[4]);
       for (std::size_t c = 0; c < kSweepColumns.size(); ++c)
-        r.ms.push_back(f[7 + c] == "-" ? -1.0 : std::stod(f[7 + c]));
+        r.ms.push_back(c >= columns || f[7 + c] == "-" ? -1.0 : std::stod(f[7 + c]));
     } catch (const std::exception&) {
       throw std::runtime_error("the sweep's table does not read at: " + line);
     }
@@ -129,7 +137,7 @@ inline bool better(const ModelError& a, const ModelError& b) {
   return a.fit_rms < b.fit_rms;
 }
 
-// The seven fitted constants, by name, as pointers into a model.
+// The eight fitted constants, by name, as pointers into a model.
 using ModelField = double MachineModel::*;
 struct Constant {
   const char* name;
@@ -143,6 +151,7 @@ inline const std::vector<Constant> kFitted = {
     {"narrow_wave_s", &MachineModel::narrow_wave_s},
     {"sm_dram_bytes_per_s", &MachineModel::sm_dram_bytes_per_s},
     {"wide_l2_bytes_per_s", &MachineModel::wide_l2_bytes_per_s},
+    {"pair_l2_bytes_per_s", &MachineModel::pair_l2_bytes_per_s},
 };
 
 // Coordinate descent from `start`: each round tries every fitted constant at each of kSteps times its value and

@@ -258,9 +258,9 @@ inline std::string choice_figure() {
   MachineModel g;
   g.dram_bytes_per_s = 0.9 * 4.8e12;
   static const char* const kLabels[] = {"ch08",  "stream-K", "BN",      "BN s2", "BN s4",
-                                       "BN/2",  "BN/2 s2",  "BN/2 s4", "wide"};
-  static const char* const kInk[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
-                                     "#666666", "#1f78b4"};
+                                       "BN/2",  "BN/2 s2",  "BN/2 s4", "wide",  "pair"};
+  static const char* const kInk[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e",
+                                     "#e6ab02", "#a6761d", "#666666", "#1f78b4", "#b15928"};
   constexpr double kLowUs = 10.0, kDecades = 3.0;  // the y axis: 10 us to 10 ms
   auto x_of = [&](int point) { return kLeft + point * kWidth / (kPoints - 1); };
   auto y_of = [&](double seconds) {
@@ -307,16 +307,18 @@ inline std::string choice_figure() {
     body += rect(kLeft + kWidth + 20, kTop + int(l) * 18, 12, 3, kInk[l]);
     body += text(kLeft + kWidth + 38, kTop + int(l) * 18 + 5, kLabels[l]);
   }
-  body += text(kLeft + kWidth + 20, kTop + 9 * 18 + 5, "-- DRAM + launch", " fill=\"#777\"");
-  body += text(kLeft + kWidth + 20, kTop + 10 * 18 + 5, "o the choice", " font-weight=\"bold\"");
+  body += text(kLeft + kWidth + 20, kTop + 10 * 18 + 5, "-- DRAM + launch", " fill=\"#777\"");
+  body += text(kLeft + kWidth + 20, kTop + 11 * 18 + 5, "o the choice", " font-weight=\"bold\"");
   body += chosen_dots;
   body += text(kLeft, kTop + kHeight + 52, "tokens (the chosen schedule under each)");
   // The schedules' names, spelled out: they are the sweep tool's column names, which the plot alone does not explain.
   body += text(10, kTop + kHeight + 74, "ch08: chapter 08's kernel (step 1); stream-K: step 4; BN: step 2's narrow "
                                         "tile, 64 weights by wgmma's N of tokens (Step2SmallM::block_n);");
   body += text(10, kTop + kHeight + 90, "BN/2: the same tile half as wide; s2, s4: with K in 2 or 4 splits (step 3); "
-                                        "wide: step 5's wide tile, the tokens in wgmma's M");
-  return tc::svg::fitted_document(kLeft + kWidth + 150, kTop + kHeight + 104, body);
+                                        "wide: step 5's wide tile, the tokens in wgmma's M;");
+  body += text(10, kTop + kHeight + 106, "pair: step 5's pair tile, 128 weights (two consumer warpgroups) by the "
+                                         "tokens");
+  return tc::svg::fitted_document(kLeft + kWidth + 150, kTop + kHeight + 120, body);
 }
 
 // The token tile's waste: of the token columns a launch computes, the share that holds no token, from 1 to 8192

@@ -5,7 +5,8 @@
 // any token count), and the 64-weight tiles of steps 2 and 3 with wgmma's N from the tokens (BN: Step2SmallM::block_n,
 // at most 256, so that more tokens take more column tiles) or half of it, each in 1, 2 or 4 splits of K (a split
 // keeps 8 slices at least; 1 split is step 2's kernel), and step 5's wide tile (the tokens in wgmma's M, the weights
-// in its N at the width wide_width picks), from 33 tokens. The small and wide tiles run up to 1024 tokens.
+// in its N at the width wide_width picks) and pair tile (128 weights by the token tile pair_block_n picks), from 33
+// tokens. The small, wide and pair tiles run up to 1024 tokens.
 // For each shape it verifies every schedule (tc/device_gemm_check.cuh: integer operands exactly, random ones against
 // fp64) and times it with the L2 flushed before every launch (tc/flushed_timing.cuh), beside one read of the weights
 // under the same flush, and prints each time, the fastest, and step 5's choice (step5_choice.cuh: the model's
@@ -47,7 +48,8 @@ struct Schedule {
   Launch launch;
 };
 
-const char* const kColumns[] = {"ch08", "stream-K", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4", "wide"};
+const char* const kColumns[] = {"ch08",    "stream-K", "BN",   "BN s2", "BN s4",
+                                "BN/2",    "BN/2 s2",  "BN/2 s4", "wide", "pair"};
 
 // Every column's launch at p: chapter 08 and stream-K at any token count, the narrow tiles where step 5's model
 // considers them (estimate_schedules), each through the launcher step 5 would call (launch_schedule).
@@ -78,8 +80,8 @@ int main(int argc, char** argv) {
     tc::GemmDriver driver(sweep_config("10_schedule_sweep",
                                        "10_schedule_sweep: every schedule of the chapter on every suite shape",
                                        "times chapter 08's kernel, stream-K, the 64-weight tiles (BN and BN/2 "
-                                       "columns, 1, 2 and 4 splits) and the wide tile on every suite shape, verified, "
-                                       "with the L2 flushed; prints the fastest."));
+                                       "columns, 1, 2 and 4 splits), the wide tile and the pair tile on every suite "
+                                       "shape, verified, with the L2 flushed; prints the fastest."));
     add_suite_flag(driver, true);
     driver.cli().add_string("tokens", "", "token counts M (comma-separated, each >= 1) instead of the suite's");
     if (!driver.parse(argc, argv)) return tc::kExitOk;
@@ -151,8 +153,8 @@ int main(int argc, char** argv) {
                 "of the weights alone (the floor at one token); ch08: chapter 08's kernel (step 1); stream-K: step "
                 "4's kernel; BN, BN/2: 64-weight tiles that wide, in 1 split (step 2's kernel) or sN splits of K "
                 "(step 3's); wide: step 5's wide tile, the tokens in wgmma's M and the weights in its N, at the width "
-                "step 5 picks; -: not run (a split under %d slices, over %d tokens, or under %d tokens for the wide "
-                "tile)\n",
+                "step 5 picks; pair: step 5's pair tile, 128 weights by the token tile step 5 picks; -: not run (a "
+                "split under %d slices, over %d tokens, or under %d tokens for the wide and pair tiles)\n",
                 kMinSlicesPerSplit, kNarrowMaxTokens, kWideMinTokens);
     std::printf("model: step 5's choice (step5_choice.cuh); fastest / model: the fastest time over the choice's (1: "
                 "the model chose the fastest)\nthe model over %d %sshapes: geomean %.3f of the fastest measured, "
