@@ -66,8 +66,8 @@ struct MachineModel {
   double sm_dram_bytes_per_s = 51e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
                                      // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
                                      // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
-  double wide_l2_bytes_per_s = 66e9; // what one SM's TMA takes in from L2 for a wide tile: about half the narrow
-                                     // tiles' rate, as all 132 SMs pull their tokens and weights at once (fit)
+  double wide_l2_bytes_per_s = 66e9; // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
+                                     // tile's, as all 132 SMs pull their tokens and weights at once (fit)
   double pair_l2_bytes_per_s = 66e9; // the same for a pair tile, one an SM too (fit)
 };
 // [/doc:machine_model]

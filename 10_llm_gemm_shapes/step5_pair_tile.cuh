@@ -28,7 +28,8 @@
 // The pair tile for BlockN tokens: 128 weights (two warpgroups' wgmma M) by BlockN, one block an SM.
 template <int BlockN>
 using PairTile = SmallMTile<BlockN, 1, 2>;
-// The token tiles it is compiled for: step 2's past 64 tokens (Step2SmallM::is_token_tile), whose stages hold 4 to 7.
+// The token tiles it is compiled for: step 2's from 64 tokens on (Step2SmallM::is_token_tile), whose stages hold 4
+// to 9.
 inline constexpr int kPairTokenTiles[] = {64, 96, 128, 160, 192, 224, 256};
 
 // The token tile for m weights and n tokens on `sms` SMs: the one whose tiles take the fewest SM-widths of work,
