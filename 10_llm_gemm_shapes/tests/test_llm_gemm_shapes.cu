@@ -378,6 +378,7 @@ struct WideAt : SuiteStep {
 template <int BlockN>
 struct PairAt : SuiteStep {
   static constexpr const char* name = "5 pair tile";
+  static constexpr int kBlockN = BlockN;
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
     if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
@@ -432,9 +433,9 @@ TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stre
     // The wide tile (step 5's, width 80) at either count.
     CHECK(verdict(WideAt<80>{}).passed);
     CHECK_FALSE(verdict(WideAt<80>{}, PlantedBug::MiddleSliceTwice).passed);
-    // The pair tile (step 5's, 160 tokens a tile): both consumers read the doubled slice.
-    CHECK(verdict(PairAt<160>{}).passed);
-    CHECK_FALSE(verdict(PairAt<160>{}, PlantedBug::MiddleSliceTwice).passed);
+    // The pair tile (step 5's, 136 tokens a tile): both consumers read the doubled slice.
+    CHECK(verdict(PairAt<136>{}).passed);
+    CHECK_FALSE(verdict(PairAt<136>{}, PlantedBug::MiddleSliceTwice).passed);
   }
 }
 
@@ -935,19 +936,30 @@ TEST_CASE("step 5's pair tile: 128 weights by the token tile that makes the fewe
   CHECK(PairTile<64>::Stages == 9);
   CHECK(PairTile<160>::Stages == 6);
   CHECK(PairTile<256>::Stages == 4);
-  for (int block_n : kPairTokenTiles) CHECK(Step2SmallM::is_token_tile(block_n));
-  // Qwen2.5-72B's down split eight ways at 261 tokens: two columns of 160, 64 x 2 = 128 tiles, one wave.
-  CHECK(pair_block_n(8192, 261, 132) == 160);
-  // Mistral-Nemo's down at 308 tokens: three columns of 128 (40 x 3 = 120 tiles); 160 would leave 52 SMs idle.
-  CHECK(pair_block_n(5120, 308, 132) == 128);
+  // Every wgmma N from 64 to 256 in steps of 8, each compiled: with_pair_tile finds it, and no other N.
+  CHECK(kPairTokenTiles == 25);
+  CHECK(pair_token_tile(0) == 64);
+  CHECK(pair_token_tile(kPairTokenTiles - 1) == 256);
+  for (int block_n = 0; block_n <= 264; ++block_n) {
+    int found = 0;
+    const bool any = with_pair_tile(block_n, [&](auto tile) { found = decltype(tile)::BlockN; });
+    CHECK(any == (block_n >= 64 && block_n % 8 == 0 && block_n <= 256));
+    if (any) CHECK(found == block_n);
+  }
+  // Qwen2.5-72B's down split eight ways at 261 tokens: two columns of 136, 64 x 2 = 128 tiles, one wave.
+  CHECK(pair_block_n(8192, 261, 132) == 136);
+  // Mistral-Nemo's down at 308 tokens: three columns of 104 (40 x 3 = 120 tiles); two of 160 would leave 52 SMs idle.
+  CHECK(pair_block_n(5120, 308, 132) == 104);
   for (int m : {576, 4096, 5120, 8192, 28672})
     for (int n : {33, 100, 261, 512, 1024}) {
       INFO(m << " weights, " << n << " tokens");
       const int bn = pair_block_n(m, n, 132);
       const int waves = tc::ceil_div(small_m_tiles(m, n, bn, 128), 132);
       // No other compiled token tile takes fewer waves at the same width or less.
-      for (int other : kPairTokenTiles)
+      for (int i = 0; i < kPairTokenTiles; ++i) {
+        const int other = pair_token_tile(i);
         if (other < bn) CHECK(tc::ceil_div(small_m_tiles(m, n, other, 128), 132) > waves);
+      }
     }
 }
 
@@ -958,19 +970,17 @@ TEST_CASE("step 5's pair tile passes both checks at every token tile, ragged edg
   // Every token tile on weights that end part-way through a tile, and past the first consumer's 64 (1000 = 7 x 128 +
   // 104, so the last tile's second consumer has 40 rows), tokens that end part-way through a column, K of a partial
   // slice; and 70 weights, where the second consumer of the one tile has 6 rows.
-  auto each_tile = [&](auto check) {
-    check(PairAt<64>{}), check(PairAt<96>{}), check(PairAt<128>{}), check(PairAt<160>{}), check(PairAt<192>{});
-    check(PairAt<224>{}), check(PairAt<256>{});
-  };
-  each_tile([&](auto tile) {
-    using Gemm = decltype(tile);
-    tc::test::check_launcher<Gemm>(cublas, 1000, 300, 200, 1, 0, 97);
-    tc::test::check_launcher<Gemm>(cublas, 70, 40, 100, 1, 0, 97);
-  });
+  for (int i = 0; i < kPairTokenTiles; ++i)
+    with_pair_tile(pair_token_tile(i), [&](auto tile) {
+      using Gemm = PairAt<decltype(tile)::BlockN>;
+      INFO("token tile " << Gemm::kBlockN);
+      tc::test::check_launcher<Gemm>(cublas, 1000, 300, 200, 1, 0, 97);
+      tc::test::check_launcher<Gemm>(cublas, 70, 40, 100, 1, 0, 97);
+    });
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     INFO("alpha " << alpha << " beta " << beta);
-    tc::test::check_launcher<PairAt<160>>(cublas, 8192, 261, 3696, alpha, beta, 99);  // K not a multiple of 64
-    tc::test::check_launcher<PairAt<96>>(cublas, 264, 65, 65, alpha, beta, 99);       // the padded path
+    tc::test::check_launcher<PairAt<136>>(cublas, 8192, 261, 3696, alpha, beta, 99);  // K not a multiple of 64
+    tc::test::check_launcher<PairAt<104>>(cublas, 264, 65, 65, alpha, beta, 99);      // the padded path
   }
   // Through step 5, where its model picks the pair tile.
   MachineModel g = current_machine();
