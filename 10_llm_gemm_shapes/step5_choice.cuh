@@ -55,20 +55,20 @@ struct MachineModel {
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
-  double launch_s = 7.49e-6;        // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
-  double sm_l2_bytes_per_s = 85e9;  // what one SM's TMA takes in from L2 (fit)
-  double streamed_slice = 1.7;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
-                                    // parts of the operands at unrelated K, and share nothing in L2 (fit)
-  double split_s = 2.855e-6;        // split-K's extra cost: the cluster's reduction and its wait for the slowest
-                                    // split (fit)
-  double narrow_wave_s = 8.925e-6;  // each narrow wave after the first: its blocks fill their rings from empty and
-                                    // store their tiles, and no block of another wave runs under either (fit)
-  double sm_dram_bytes_per_s = 51e9; // what one SM pulls from DRAM, however deep its ring (one block an SM with 25
-                                     // slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt); it
-                                     // binds below about 85 busy SMs, as at 64 tiles of 64 weights (fit)
-  double wide_l2_bytes_per_s = 66e9; // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
-                                     // tile's, as all 132 SMs pull their tokens and weights at once (fit)
-  double pair_l2_bytes_per_s = 66e9; // the same for a pair tile, one an SM too (fit)
+  double launch_s = 7.64e-6;          // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
+  double sm_l2_bytes_per_s = 102e9;   // what one SM's TMA takes in from L2 (fit)
+  double streamed_slice = 1.445;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
+                                      // parts of the operands at unrelated K, and share nothing in L2 (fit)
+  double split_s = 2.855e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
+                                      // split (fit)
+  double narrow_wave_s = 14.99e-6;    // each narrow wave after the first: its blocks fill their rings from empty
+                                      // and store their tiles, and no block of another wave runs under either (fit)
+  double sm_dram_bytes_per_s = 61.2e9;  // what one SM pulls from DRAM, however deep its ring (one block an SM with
+                                        // 25 slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt);
+                                        // it binds below about 70 busy SMs, as at 64 tiles of 64 weights (fit)
+  double wide_l2_bytes_per_s = 67.32e9;  // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
+                                         // tile's, as all 132 SMs pull their tokens and weights at once (fit)
+  double pair_l2_bytes_per_s = 79.2e9;   // the same for a pair tile, one an SM too (fit)
 };
 // [/doc:machine_model]
 

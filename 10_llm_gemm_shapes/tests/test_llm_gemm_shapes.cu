@@ -821,7 +821,7 @@ TEST_CASE("step 5's model on the committed suite sweep: its pick within 5% of th
   const std::vector<calibration::SweepRow> rows = calibration::read_sweep(in);
   CHECK(rows.size() == 56);
   CHECK(rows[0].name == "8B QKV 1x6144x4096");
-  CHECK(rows[0].ms_of("BN") == 0.0173);
+  CHECK(rows[0].ms_of("BN") == 0.0177);
   MachineModel h200;  // as current_machine has it on an H200, with the code's fitted constants
   h200.dram_bytes_per_s = 0.9 * 4.8e12;
   const calibration::ModelError e = calibration::model_error(rows, h200);
@@ -847,7 +847,7 @@ TEST_CASE("step 5 passes both checks at shapes where the model picks each kind o
     tc::test::check_launcher<Step5Choice>(cublas, 264, 300, 65, alpha, beta, 83);     // the padded path
   }
   tc::test::check_launcher<Step5Choice>(cublas, 4096, 64, 14336, 1, 0, 85);  // split-K
-  tc::test::check_launcher<Step5Choice>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 64 tiles, ragged tokens
+  tc::test::check_launcher<Step5Choice>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 96 tiles, split-K 2
   tc::test::check_launcher<Step5Choice>(cublas, 6144, 2048, 4096, 1, 0, 85); // chapter 08
   tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 0, 1, 0.5, 85);   // k = 0: beta C
 }

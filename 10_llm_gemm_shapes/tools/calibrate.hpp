@@ -155,21 +155,38 @@ inline const std::vector<Constant> kFitted = {
 };
 
 // Coordinate descent from `start`: each round tries every fitted constant at each of kSteps times its value and
-// keeps any that is better(); it stops after a round that changed nothing, or after max_rounds. The steps are
-// coarse on purpose: the sweep's times move a few percent from run to run, and finer constants would fit that.
-inline MachineModel calibrate(const std::vector<SweepRow>& rows, const MachineModel& start, int max_rounds = 8) {
+// keeps any that is better(); a round where none of those is better tries every two constants at every two steps
+// together, since two constants that must move together to change a pick (the wide and pair tiles' L2 intakes, where
+// both tiles are close at 8B down 512) stall a search of one at a time. It stops after a round that changed nothing,
+// or after max_rounds. The steps are coarse on purpose: the sweep's times move a few percent from run to run, and
+// finer constants would fit that.
+inline MachineModel calibrate(const std::vector<SweepRow>& rows, const MachineModel& start, int max_rounds = 16) {
   static constexpr double kSteps[] = {0.5, 0.7, 0.85, 1.2, 1.4, 2.0};
   MachineModel best = start;
   ModelError best_error = model_error(rows, best);
+  auto keep_if_better = [&](const MachineModel& trial) {
+    const ModelError e = model_error(rows, trial);
+    if (!better(e, best_error)) return false;
+    best = trial, best_error = e;
+    return true;
+  };
   for (int round = 0; round < max_rounds; ++round) {
     bool changed = false;
     for (const Constant& c : kFitted)
       for (double step : kSteps) {
         MachineModel trial = best;
         trial.*c.field = best.*c.field * step;
-        const ModelError e = model_error(rows, trial);
-        if (better(e, best_error)) best = trial, best_error = e, changed = true;
+        changed = keep_if_better(trial) || changed;
       }
+    for (std::size_t i = 0; !changed && i < kFitted.size(); ++i)
+      for (std::size_t j = i + 1; j < kFitted.size(); ++j)
+        for (double step_i : kSteps)
+          for (double step_j : kSteps) {
+            MachineModel trial = best;
+            trial.*kFitted[i].field = best.*kFitted[i].field * step_i;
+            trial.*kFitted[j].field = best.*kFitted[j].field * step_j;
+            changed = keep_if_better(trial) || changed;
+          }
     if (!changed) break;
   }
   return best;
