@@ -68,7 +68,8 @@ struct MachineModel {
                                         // it binds below about 70 busy SMs, as at 64 tiles of 64 weights (fit)
   double wide_l2_bytes_per_s = 67.32e9;  // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
                                          // tile's, as all 132 SMs pull their tokens and weights at once (fit)
-  double pair_l2_bytes_per_s = 79.2e9;   // the same for a pair tile, one an SM too (fit)
+  double pair_l2_bytes_per_s = 79.2e9;   // what one SM's TMA takes in from L2 for a pair tile, one an SM too
+                                         // (fit)
 };
 // [/doc:machine_model]
 

@@ -9,8 +9,8 @@
 // tokens (docs/results/10_cublas_kernels_held_out_h200.txt). The kernel is step 2's (small_m_gemm_kernel on
 // SmallMTile<BlockN, 1, 2>): only the consumer's rows of A and of C move by 64 a warpgroup, and a stage is free once
 // both consumers released it. Its stages (16 KB of weights and 8 to 32 KB of tokens) take a whole SM: 4 to 9 of them.
-// Its token tile fits the tokens to within 7 columns a column of tiles (wgmma's steps of 8), where step 2's fits them
-// to within 31.
+// Its token tile leaves at most 7 padded token columns a column of tiles (wgmma's steps of 8), where step 2's leaves
+// up to 31.
 // Shapes and layouts: as every step (suite.hpp). Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier",
 // "cp.async.bulk.tensor".
 #pragma once
