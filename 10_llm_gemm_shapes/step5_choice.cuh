@@ -11,14 +11,16 @@
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
 //             or the slice's bytes at what an SM takes in from L2, whichever is longer, with the blocks that share
 //             the SM sharing both), plus the start and end of each wave after the first where the blocks are
-//             not persistent (the narrow tiles: the launch covers the first); and for stream-K its fixup, the
-//             owner of the most shared tile writing one partial and reading the other sharers' one after another,
-//             each a block's fp32 tile at what an SM takes in from L2
+//             not persistent (the narrow tiles: the launch covers the first); for chapter 08's tiles of two
+//             heights, the rows its busiest cluster computes, a short tile's slice two thirds of a tall one's; and
+//             for stream-K its fixup, the owner of the most shared tile writing one partial and reading the other
+//             sharers' one after another, each a block's fp32 tile at what an SM takes in from L2
 //   DRAM = the operands' bytes (x and W read once, y written once) at the DRAM's bandwidth, or at what the busy SMs
 //          can pull, if less: an SM takes in from DRAM at a bounded rate, so a few SMs cannot fill DRAM
 // The waves are what steps 1 to 4 print: chapter 08's cluster tiles on the persistent clusters, stream-K's equal
-// shares, the narrow tiles on the SMs' block slots, the wide and pair tiles one an SM. Eight constants are fit to the
-// measured sweep (tools/schedule_sweep.cu) by tools/calibrate.cu; the rest are the GPU's (MachineModel).
+// shares, the narrow tiles on the SMs' block slots, the wide and pair tiles one an SM. Where two estimates tie, as
+// where both schedules wait on the DRAM at its full rate, the one with less to compute runs. Eight constants are fit
+// to the measured sweep (tools/schedule_sweep.cu) by tools/calibrate.cu; the rest are the GPU's (MachineModel).
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
 
@@ -55,18 +57,19 @@ struct MachineModel {
   int clusters = 64;                // chapter 08's persistent 2-block clusters on them (step1_clusters)
   double dram_bytes_per_s = 3.0e12; // what a device-to-device copy reaches (0.9 of the memory's peak)
   double sm_flops_per_s = 7.5e12;   // one SM's dense bf16 wgmma rate: 989 TFLOP/s over 132 SMs
-  double launch_s = 7.64e-6;          // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
-  double sm_l2_bytes_per_s = 102e9;   // what one SM's TMA takes in from L2 (fit)
+  double launch_s = 11e-6;            // a launch's fixed cost: the launch, the prologue, the ring's first fill (fit)
+  double sm_l2_bytes_per_s = 104e9;   // what one SM's TMA takes in from L2 (fit)
   double streamed_slice = 1.445;      // a stream-K slice's cost in whole-tile slices: its clusters read unrelated
                                       // parts of the operands at unrelated K, and share nothing in L2 (fit)
-  double split_s = 2.855e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
+  double split_s = 2.397e-6;          // split-K's extra cost: the cluster's reduction and its wait for the slowest
                                       // split (fit)
-  double narrow_wave_s = 14.99e-6;    // each narrow wave after the first: its blocks fill their rings from empty
+  double narrow_wave_s = 10.79e-6;    // each narrow wave after the first: its blocks fill their rings from empty
                                       // and store their tiles, and no block of another wave runs under either (fit)
-  double sm_dram_bytes_per_s = 61.2e9;  // what one SM pulls from DRAM, however deep its ring (one block an SM with
-                                        // 25 slices in flight pulled no faster than with 12: 10_ring_depth_h200.txt);
-                                        // it binds below about 70 busy SMs, as at 64 tiles of 64 weights (fit)
-  double wide_l2_bytes_per_s = 67.32e9;  // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
+  double sm_dram_bytes_per_s = 73.44e9;  // what one SM pulls from DRAM, however deep its ring (one block an SM
+                                         // with 25 slices in flight pulled no faster than with 12:
+                                         // 10_ring_depth_h200.txt); it binds below about 59 busy SMs on an H200
+                                         // (4.32 TB/s), 41 on an H100 (fit)
+  double wide_l2_bytes_per_s = 80.78e9;  // what one SM's TMA takes in from L2 for a wide tile: less than a narrow
                                          // tile's, as all 132 SMs pull their tokens and weights at once (fit)
   double pair_l2_bytes_per_s = 79.2e9;   // what one SM's TMA takes in from L2 for a pair tile, one an SM too
                                          // (fit)
@@ -120,8 +123,11 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
   std::vector<ScheduleEstimate> out;
 
   ScheduleEstimate ch08;  // whole cluster tiles of two heights, a wave of them at a time (step 1)
-  ch08.waves = tc::waves_of(tc::tile_plan<Tile>(m, n, g.clusters).count(), g.clusters);
-  ch08.compute_s = ch08.waves.waves * slices * tall_slice_s;
+  const tc::HeightPlan plan = tc::tile_plan<Tile>(m, n, g.clusters);
+  ch08.waves = tc::waves_of(plan.count(), g.clusters);
+  // The busiest cluster's rows of C, in tall tiles' worth: a short tile (256 rows) multiplies 2/3 of a tall one's.
+  ch08.compute_s = double(tc::busiest_cluster_rows(plan, g.clusters)) / (Tile::ClusterM * Tile::BlockM) * slices *
+                   tall_slice_s;
   out.push_back(finish(ch08, Tile::ClusterM * std::min(ch08.waves.units, g.clusters)));
 
   if (n > Step2SmallM::kMaxTokens) {  // stream-K's whole waves, then the streamed share (stream_k_plan.hpp)
@@ -184,11 +190,13 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
   return out;
 }
 
-// The schedule with the smallest estimate; the earlier in estimate_schedules' order on a tie (chapter 08 first).
+// The schedule with the smallest estimate. On a tie, as where two schedules both wait on the DRAM at its full rate,
+// the one with less to compute, which has the more slack; then the earlier in estimate_schedules' order.
 inline ScheduleEstimate choose_schedule(int m, int n, int k, const MachineModel& g) {
   const std::vector<ScheduleEstimate> all = estimate_schedules(m, n, k, g);
-  return *std::min_element(all.begin(), all.end(),
-                           [](const ScheduleEstimate& a, const ScheduleEstimate& b) { return a.seconds < b.seconds; });
+  return *std::min_element(all.begin(), all.end(), [](const ScheduleEstimate& a, const ScheduleEstimate& b) {
+    return a.seconds < b.seconds || (a.seconds == b.seconds && a.compute_s < b.compute_s);
+  });
 }
 // [/doc:choice]
 

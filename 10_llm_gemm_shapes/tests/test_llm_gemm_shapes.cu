@@ -658,6 +658,14 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
     // tokens, in the sweep's column order, each split keeping 8 slices (8B's K of 4096 is 64 slices: 1, 2 and 4).
     REQUIRE(labels.front() == "ch08");
     CHECK(all.front().waves.waves == step1_waves(s, g.clusters, g.sms).waves.waves);
+    // Chapter 08's multiplies: the busiest cluster's rows of C, in tall cluster tiles (384 rows) of slices, so that
+    // a short tile (256 rows) costs two thirds of a tall one.
+    using Tile = Step1Chapter08::Tile;
+    const tc::HeightPlan plan = tc::tile_plan<Tile>(s.n(), s.m, g.clusters);
+    const double tall_slice_s = 2.0 * Tile::BlockM * Tile::BlockN * tc::kSliceK / g.sm_flops_per_s;
+    CHECK(all.front().compute_s == Approx(tc::busiest_cluster_rows(plan, g.clusters) / 384.0 *
+                                          tc::ceil_div(s.k(), tc::kSliceK) * tall_slice_s));
+    if (s.n() == 4096 && s.m == 1) CHECK(tc::busiest_cluster_rows(plan, g.clusters) == 256);  // 16 short tiles
     CHECK((std::find(labels.begin(), labels.end(), "stream-K") != labels.end()) == (s.m > 256));
     if (s.m == 1) CHECK(labels == std::vector<std::string>{"ch08", "BN", "BN s2", "BN s4"});
     if (s.m == 16)
@@ -719,8 +727,9 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     CHECK(many.kind == ScheduleKind::Chapter08);
     CHECK(many.compute_s > many.dram_s);
   }
-  // 8B O and down at one token: 64 tiles of 64 x 8, fewer than the SMs, one block on each of 64 SMs, which pull less
-  // than an H200's DRAM gives; two splits busy 128 SMs.
+  // 8B O and down at one token: 64 tiles of 64 x 8, fewer than the SMs, one block on each of 64 SMs; two splits busy
+  // 128 SMs. Every narrow schedule waits on the DRAM there, so their estimates tie, and the choice takes the one with
+  // the least to compute: two splits, each SM half the slices (the sweep's fastest at both shapes).
   for (const LinearLayer& layer : kLlamaLayers) {
     if (layer.n != 4096) continue;  // Llama-3-8B's O and down
     const std::vector<ScheduleEstimate> all = estimate_schedules(4096, 1, layer.k, g);
@@ -730,7 +739,9 @@ TEST_CASE("step 5's choice: the narrow tiles at one token, chapter 08 at 8192, a
     CHECK(all[1].waves.workers == 264);  // two slots an SM, the second left empty
     CHECK(all[2].label() == "BN s2");
     CHECK(all[2].busy_sms == 128);
-    CHECK(64 * g.sm_dram_bytes_per_s < 4.3e12);
+    CHECK(all[1].seconds == all[2].seconds);
+    CHECK(all[2].compute_s < all[1].compute_s);
+    CHECK(choose_schedule(4096, 1, layer.k, g).label() == "BN s2");
   }
   // 8B O and down at 512 tokens: chapter 08's 32 tiles busy half the 64 clusters; the narrow tiles, two columns of
   // 256 tokens, busy every SM (the sweep's fastest there).
