@@ -197,7 +197,7 @@ MachineModel descend(const std::vector<SweepRow>& rows, const MachineModel& star
 // The fit: the search for the picks (better()) from `start`, or, where it does better, the same search started from
 // the constants whose estimates come closest to the measured times (the smallest fit_rms, whatever they pick). From
 // constants far off, the search for the picks alone can stall where no one or two constants change a pick for the
-// better, with a constant nowhere near what the times say (its recovery test: an SM's L2 intake at 5.9 times the
+// better, with a constant nowhere near what the times say (its recovery test: an SM's L2 intake at 5.6 times the
 // truth); started among constants that explain the times, it does not. Kept only where better, so that constants the
 // search for the picks keeps where they are stay a fixed point of the fit.
 inline MachineModel calibrate(const std::vector<SweepRow>& rows, const MachineModel& start, int max_rounds = 16) {
