@@ -97,16 +97,22 @@ struct ScheduleEstimate {
   }
 };
 
-// The most tokens the narrow and wide tiles are considered at (four columns of 256), the splits tried, and the fewest
-// tokens the wide tile is considered at: at 32 or fewer, most of its 64 token rows would not exist.
+// The most tokens the narrow and pair tiles are considered at (four columns of 256), the splits tried, and the fewest
+// and most tokens the wide tile is considered at: at 32 or fewer, most of its 64 token rows would not exist; up to
+// 2048, since its 128-token tiles can still make about one wave where chapter 08's 256-token tiles leave SMs idle
+// (Qwen2.5-7B's O at 1042 tokens: 126 tiles of 128 tokens by 256 weights, cuBLAS's tile there). Past 1024 tokens the
+// pair tile was never the fastest schedule, and the wide tile at that one shape of both suites
+// (docs/results/10_wide_pair_past_1024_h200.txt).
 inline constexpr int kNarrowMaxTokens = 1024;
 inline constexpr int kWideMinTokens = 33;
+inline constexpr int kWideMaxTokens = 2048;
 inline constexpr int kNarrowSplits[] = {1, 2, 4};
 
 // Every schedule's estimate at m weights, n tokens and k (the kernels' M, N and K: suite.hpp), in the sweep's column
 // order: chapter 08, stream-K (past 256 tokens, where step 4 runs it), then the narrow tiles BN and BN/2 in 1, 2 and 4
-// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile and the pair
-// tile (from kWideMinTokens to kNarrowMaxTokens tokens). Preconditions: m, n, k >= 1.
+// splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile (from
+// kWideMinTokens to kWideMaxTokens tokens) and the pair tile (from kWideMinTokens to kNarrowMaxTokens). Preconditions:
+// m, n, k >= 1.
 // Host, pure.
 inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
   using Tile = Step1Chapter08::Tile;
@@ -146,9 +152,9 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
     out.push_back(finish(sk, Tile::ClusterM * g.clusters));
   }
 
-  if (n > kNarrowMaxTokens) return out;
   const int full = Step2SmallM::block_n(n);
   for (int block_n : {full, full / 2}) {
+    if (n > kNarrowMaxTokens) break;
     if (!Step2SmallM::is_token_tile(block_n)) continue;  // half of 8, 96, 160 or 224: no such kernel
     for (int splits : kNarrowSplits) {
       if (slices / splits < kMinSlicesPerSplit) continue;
@@ -167,7 +173,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
       out.push_back(finish(e, std::min(e.waves.units, g.sms)));
     }
   }
-  if (n < kWideMinTokens) return out;
+  if (n < kWideMinTokens || n > kWideMaxTokens) return out;
   ScheduleEstimate wide;  // one block an SM; each slice is its tokens and its weights, from L2
   wide.kind = ScheduleKind::Wide;
   wide.width = wide_width(m, n, g.sms);
@@ -178,6 +184,7 @@ inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, con
   wide.compute_s = wide.waves.waves * slices * wide_slice_s + (wide.waves.waves - 1) * g.narrow_wave_s;
   out.push_back(finish(wide, std::min(blocks, g.sms)));
 
+  if (n > kNarrowMaxTokens) return out;
   ScheduleEstimate pair;  // one block an SM; each slice is 128 weights and the tokens, from L2
   pair.kind = ScheduleKind::Pair;
   pair.block_n = pair_block_n(m, n, g.sms);

@@ -655,7 +655,8 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
       CHECK(e.compute_s > 0.0);
     }
     // Chapter 08 everywhere, with step 1's waves; stream-K only where step 4 runs it; the narrow tiles up to 1024
-    // tokens, in the sweep's column order, each split keeping 8 slices (8B's K of 4096 is 64 slices: 1, 2 and 4).
+    // tokens (the wide tile to 2048), in the sweep's column order, each split keeping 8 slices (8B's K of 4096 is 64
+    // slices: 1, 2 and 4).
     REQUIRE(labels.front() == "ch08");
     CHECK(all.front().waves.waves == step1_waves(s, g.clusters, g.sms).waves.waves);
     // Chapter 08's multiplies: the busiest cluster's rows of C, in tall cluster tiles (384 rows) of slices, so that
@@ -670,7 +671,9 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
     if (s.m == 1) CHECK(labels == std::vector<std::string>{"ch08", "BN", "BN s2", "BN s4"});
     if (s.m == 16)
       CHECK(labels == std::vector<std::string>{"ch08", "BN", "BN s2", "BN s4", "BN/2", "BN/2 s2", "BN/2 s4"});
-    if (s.m > kNarrowMaxTokens) CHECK(labels == std::vector<std::string>{"ch08", "stream-K"});
+    if (s.m > kNarrowMaxTokens && s.m <= kWideMaxTokens)
+      CHECK(labels == std::vector<std::string>{"ch08", "stream-K", "wide"});
+    if (s.m > kWideMaxTokens) CHECK(labels == std::vector<std::string>{"ch08", "stream-K"});
     // The choice is the smallest estimate.
     const ScheduleEstimate chosen = choose_schedule(s.n(), s.m, s.k(), g);
     for (const ScheduleEstimate& e : all) CHECK(chosen.seconds <= e.seconds);
@@ -897,7 +900,7 @@ TEST_CASE("step 5's model weighs the wide tile from 33 tokens, and picks it wher
     const std::vector<ScheduleEstimate> all = estimate_schedules(s.n(), s.m, s.k(), g);
     const bool weighed =
         std::any_of(all.begin(), all.end(), [](const ScheduleEstimate& e) { return e.label() == "wide"; });
-    CHECK(weighed == (s.m >= kWideMinTokens && s.m <= kNarrowMaxTokens));
+    CHECK(weighed == (s.m >= kWideMinTokens && s.m <= kWideMaxTokens));
     if (weighed) CHECK(all[all.size() - 2].label() == "wide");  // the sweep's last two columns
     if (weighed) CHECK(all.back().label() == "pair");
   }

@@ -6,7 +6,7 @@
 // at most 256, so that more tokens take more column tiles) or half of it, each in 1, 2 or 4 splits of K (a split
 // keeps 8 slices at least; 1 split is step 2's kernel), and step 5's wide tile (the tokens in wgmma's M, the weights
 // in its N at the width wide_width picks) and pair tile (128 weights by the token tile pair_block_n picks), from 33
-// tokens. The small, wide and pair tiles run up to 1024 tokens.
+// tokens. The small and pair tiles run up to 1024 tokens, the wide tile up to 2048.
 // For each shape it verifies every schedule (tc/device_gemm_check.cuh: integer operands exactly, random ones against
 // fp64) and times it with the L2 flushed before every launch (tc/flushed_timing.cuh), beside one read of the weights
 // under the same flush, and prints each time, the fastest, and step 5's choice (step5_choice.cuh: the model's
@@ -154,8 +154,9 @@ int main(int argc, char** argv) {
                 "4's kernel; BN, BN/2: 64-weight tiles that wide, in 1 split (step 2's kernel) or sN splits of K "
                 "(step 3's); wide: step 5's wide tile, the tokens in wgmma's M and the weights in its N, at the width "
                 "step 5 picks; pair: step 5's pair tile, 128 weights by the token tile step 5 picks; -: not run (a "
-                "split under %d slices, over %d tokens, or under %d tokens for the wide and pair tiles)\n",
-                kMinSlicesPerSplit, kNarrowMaxTokens, kWideMinTokens);
+                "split under %d slices, over %d tokens (the wide tile: %d), or under %d tokens for the wide and "
+                "pair tiles)\n",
+                kMinSlicesPerSplit, kNarrowMaxTokens, kWideMaxTokens, kWideMinTokens);
     std::printf("model: step 5's choice (step5_choice.cuh); fastest / model: the fastest time over the choice's (1: "
                 "the model chose the fastest)\nthe model over %d %sshapes: geomean %.3f of the fastest measured, "
                 "worst %.3f (%s)\n",
