@@ -5,25 +5,27 @@
 // Read top to bottom: (1) the command line: which suites, which token counts; (2) on the host, each suite (suite.hpp:
 // every layer, its weight's size against the L2; this part runs on any machine); (3) the GPU (an H100 or H200:
 // sm_90a code runs on SM 9.0 alone) and the memory of the largest shape; (4) the DRAM ceiling, a device-to-device
-// copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through every step (1:
-// chapter 08's kernel, step1_chapter08.cuh; 2: small M, step2_small_m.cuh; 3: split-K, step3_split_k.cuh; 4:
-// stream-K, step4_stream_k.cuh; 5: the model's choice among them, step5_choice.cuh), each verified and timed, then
-// both yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it and the summary against
-// each yardstick, and with --moe or the full suite step 6's mixture-of-experts table (moe_run.cuh); (7) the
-// verification table and the verdict. Exit codes: README.md, "Exit codes".
+// copy, and the L2 flush every timing starts from (tc/flushed_timing.cuh); (5) every shape through every step, each
+// a choice from one table of schedules (schedule.hpp; Scheduled launches it, schedules.cuh): 1, chapter 08's kernel
+// (step1_chapter08.cuh); 2, small M (step2_small_m.cuh); 3, split-K (step3_split_k.cuh); 4, stream-K
+// (step4_stream_k.cuh); 5, the model's choice among them (step5_choice.cuh); each verified and timed, then both
+// yardsticks once (suite_run.cuh); (6) a table a step, with the waves that explain it and the summary against each
+// yardstick, and with --moe or the full suite step 6's mixture-of-experts table (moe_run.cuh); (7) the verification
+// table and the verdict. Exit codes: README.md, "Exit codes".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "moe_routing.hpp"
+#include "moe_run.cuh"
+#include "schedules.cuh"
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
 #include "step5_choice.cuh"
-#include "moe_routing.hpp"
-#include "moe_run.cuh"
 #include "suite.hpp"
 #include "suite_run.cuh"
 
@@ -43,8 +45,7 @@ int main(int argc, char** argv) {
     // (1) The command line: the short suite (Llama-3-8B at 1, 64 and 2048 tokens) by default, the full one (both
     // models, seven token counts, and the MoE table) with --suite full, the held-out one with --suite held-out, the
     // full and the held-out ones with --bench; --tokens replaces the token counts.
-    tc::DriverConfig config{tc::this_chapter(),
-                            "Chapter 10: GEMMs at the shapes LLMs run",
+    tc::DriverConfig config{tc::this_chapter(), "Chapter 10: GEMMs at the shapes LLMs run",
                             "the linear layers of Llama-3-8B and -70B at 1 to 8192 tokens (bf16 in and out, fp32 "
                             "accumulate), verified and timed with the L2 flushed beside cublasGemmEx and cuBLASLt, "
                             "with the waves that explain each shape.",
@@ -136,7 +137,8 @@ int main(int argc, char** argv) {
     std::vector<tc::VerificationRow> checks;
     std::vector<std::vector<std::vector<ShapeResult>>> results;  // results[set][i]: step i + 1's rows, one a shape
     for (const auto& [set, shapes] : sets)
-      results.push_back(run_set<Step1Chapter08, Step2SmallM, Step3SplitK, Step4StreamK, Step5Choice>(
+      results.push_back(run_set<Scheduled<Step1Chapter08>, Scheduled<Step2SmallM>, Scheduled<Step3SplitK>,
+                                Scheduled<Step4StreamK>, Scheduled<Step5Choice>>(
           driver.cublas(), driver.cublaslt(), set, shapes, o.alpha, o.beta, o.seed, timing, gpu.multiprocessors,
           yardsticks, checks));
 

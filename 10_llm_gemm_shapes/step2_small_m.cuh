@@ -12,28 +12,24 @@
 // stages, a grid of no more blocks than SMs runs one block an SM with 11 or 9; past 128 a block takes a whole SM.
 // The epilogue stores C from the registers: at these widths C is a few percent of the bytes, and a TMA store's
 // 64-column chunks would not fit an N of 8. The tile and its ring are in small_m_tile.cuh, since steps 3, 5 and 6 run
-// on them too; this file holds step 2's kernel, its launchers and its plan.
+// on them too; this file holds step 2's kernel, its launchers and its choice.
 // Past 256 tokens a tile is no longer narrow, and step 1's wide cluster tiles (with their operand reuse) take over.
 // Shapes and layouts: as step 1 (suite.hpp: the weights are the kernel's M, row-major; the tokens its N, column-major
 // K x N; C column-major, ldc = the weights' rows). Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier",
 // "cp.async.bulk.tensor"; CUDA C++ Programming Guide, "Shared Memory" (228 KB an SM, 1 KB of it reserved per block).
 #pragma once
 
+#include "schedule.hpp"
 #include "small_m_tile.cuh"
-#include "step1_chapter08.cuh"
-#include "suite.hpp"
-#include "suite_step.hpp"
 
 #include "tc/check.hpp"
+#include "tc/device.hpp"  // tc::current_device_sms
 #include "tc/dynamic_smem.hpp"
 #include "tc/layouts/mbarrier_ring.hpp"
-#include "tc/layouts/tags.hpp"
-#include "tc/layouts/waves.hpp"
 #include "tc/layouts/wgmma.hpp"
 #include "tc/mbarrier.cuh"
 #include "tc/mutation_point.cuh"
 #include "tc/shared_address.cuh"
-#include "tc/tile_contract.hpp"
 #include "tc/wgmma.cuh"
 #include "tc/wgmma_slice.cuh"
 #include "tc/ws_tile.cuh"  // tc::ceil_div
@@ -43,7 +39,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <string>
+#include <type_traits>  // std::integral_constant
 #include <utility>
 
 // [doc:small_m_kernel]
@@ -131,7 +127,8 @@ void launch_small_m_tile(int m, int n, int k, float alpha, const __nv_bfloat16* 
 template <int BlockN, typename Launch>
 void with_small_m_tile(int blocks, const Launch& launch) {
   if constexpr (small_m_blocks_per_sm(BlockN) == 2 && small_m_stages(BlockN, 2) < kShallowRing)
-    if (small_m_blocks_per_sm(BlockN, blocks, current_sms()) == 1) return launch(SmallMTile<BlockN, 1>{});
+    if (small_m_blocks_per_sm(BlockN, blocks, tc::current_device_sms()) == 1)
+      return launch(SmallMTile<BlockN, 1>{});
   launch(SmallMTile<BlockN>{});
 }
 
@@ -144,10 +141,29 @@ void launch_small_m(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
   });
 }
 
+// Calls f(std::integral_constant<int, N>{}) for the narrow token tile N equal to block_n (one of
+// Step2SmallM::is_token_tile's; anything else takes 256): the one switch from a token count chosen at run time to the
+// kernels compiled for each tile. Steps 2 and 3 launch through it.
+template <typename F>
+void with_token_tile(int block_n, const F& f) {
+  switch (block_n) {
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    case 32: return f(std::integral_constant<int, 32>{});
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 96: return f(std::integral_constant<int, 96>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    case 160: return f(std::integral_constant<int, 160>{});
+    case 192: return f(std::integral_constant<int, 192>{});
+    case 224: return f(std::integral_constant<int, 224>{});
+    default: return f(std::integral_constant<int, 256>{});
+  }
+}
+
 // [doc:step2]
-// Step 2 as the launchers take it (tc/padded_gemm.hpp): the narrow tile up to 256 tokens, step 1 past them. Its
-// operands and contract are every step's (SuiteStep, step1_chapter08.cuh).
-struct Step2SmallM : SuiteStep {
+// Step 2: the narrow tile up to 256 tokens, chapter 08's cluster tiles past them (launch_schedule runs either:
+// schedules.cuh).
+struct Step2SmallM {
   static constexpr const char* name = "2 small M";
   static constexpr int kMaxTokens = 256;  // wgmma's largest N: one column of tiles
 
@@ -166,40 +182,12 @@ struct Step2SmallM : SuiteStep {
   static constexpr bool is_token_tile(int block_n) {
     return block_n == 8 || block_n == 16 || block_n == 32 || (block_n >= 64 && block_n <= 256 && block_n % 32 == 0);
   }
-  // What step 2 runs at s on `sms` SMs, and its waves (below).
-  static StepPlan plan(const SuiteShape& s, int sms);
-  // Enqueues step 2. Preconditions and errors: as Step1Chapter08::launch.
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (n > kMaxTokens) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-    switch (block_n(n)) {
-      case 8: return launch_small_m<8>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 16: return launch_small_m<16>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 32: return launch_small_m<32>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 64: return launch_small_m<64>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 96: return launch_small_m<96>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 128: return launch_small_m<128>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 160: return launch_small_m<160>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 192: return launch_small_m<192>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      case 224: return launch_small_m<224>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-      default: return launch_small_m<256>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-    }
+  // Step 2's schedule for m weights by n tokens (m, k and the SMs do not change it).
+  static Schedule choose(int /*m*/, int n, int /*k*/, int /*sms*/) {
+    if (n > kMaxTokens) return {ScheduleKind::Chapter08};
+    Schedule narrow{ScheduleKind::Narrow};
+    narrow.block_n = block_n(n);
+    return narrow;
   }
 };
 // [/doc:step2]
-
-// [doc:step2_plan]
-// Step 2's schedule and waves at one shape: the narrow tiles on `sms` SMs of small_m_blocks_per_sm blocks each
-// (blocks spread one an SM before any SM takes a second, so a last wave of b blocks busies min(b, sms) SMs), or
-// step 1's past 256 tokens.
-inline StepPlan Step2SmallM::plan(const SuiteShape& s, int sms) {
-  if (s.m > kMaxTokens) return Step1Chapter08::plan(s, sms);
-  const int n = block_n(s.m), blocks = small_m_tiles(s.n(), s.m, n);
-  const int per_sm = small_m_blocks_per_sm(n, blocks, sms);
-  StepPlan p;
-  p.schedule = "64 x " + std::to_string(n) + " tiles, " + std::to_string(per_sm) + " a SM";
-  p.waves = tc::waves_of(blocks, sms * per_sm);
-  p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);
-  return p;
-}
-// [/doc:step2_plan]

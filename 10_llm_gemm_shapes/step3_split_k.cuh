@@ -14,9 +14,9 @@
 // Programming Guide, "Thread Block Clusters", "Distributed Shared Memory".
 #pragma once
 
+#include "schedule.hpp"
 #include "small_m_tile.cuh"
 #include "step2_small_m.cuh"
-#include "suite.hpp"
 
 #include "tc/check.hpp"
 #include "tc/cluster.cuh"
@@ -165,59 +165,33 @@ void launch_split_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, in
   });
 }
 
-// Runs split_k_choice's kernel: SmallMTile<block_n> in clusters of `splits` (step 2's kernel where splits = 1).
-inline void launch_split_k_choice(const SplitChoice& c, int m, int n, int k, float alpha, const __nv_bfloat16* A,
-                                  int lda, const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
-                                  cudaStream_t stream) {
-  auto with_splits = [&](auto block_n) {
-    constexpr int N = decltype(block_n)::value;
-    switch (c.splits) {
+// Enqueues the narrow tile of block_n tokens in clusters of `splits` (1, 2, 4 or 8; step 2's kernel where splits =
+// 1): the narrow schedule of any step. Preconditions, errors: as launch_small_m_tile.
+inline void launch_narrow(int block_n, int splits, int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda,
+                          const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
+                          cudaStream_t stream) {
+  with_token_tile(block_n, [&](auto tile_n) {
+    constexpr int N = decltype(tile_n)::value;
+    switch (splits) {
       case 1: return launch_small_m<N>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       case 2: return launch_split_k<N, 2>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       case 4: return launch_split_k<N, 4>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
       default: return launch_split_k<N, 8>(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     }
-  };
-  switch (c.block_n) {
-    case 8: return with_splits(std::integral_constant<int, 8>{});
-    case 16: return with_splits(std::integral_constant<int, 16>{});
-    case 32: return with_splits(std::integral_constant<int, 32>{});
-    case 64: return with_splits(std::integral_constant<int, 64>{});
-    case 96: return with_splits(std::integral_constant<int, 96>{});
-    case 128: return with_splits(std::integral_constant<int, 128>{});
-    case 160: return with_splits(std::integral_constant<int, 160>{});
-    case 192: return with_splits(std::integral_constant<int, 192>{});
-    case 224: return with_splits(std::integral_constant<int, 224>{});
-    default: return with_splits(std::integral_constant<int, 256>{});
-  }
+  });
 }
 
 // [doc:step3]
-// Step 3 as the launchers take it: step 2's tiles, split along K where they are too few; step 1 past 256 tokens.
-struct Step3SplitK : SuiteStep {
+// Step 3: step 2's tiles, split along K where they are too few (split_k_choice); chapter 08's cluster tiles past 256
+// tokens.
+struct Step3SplitK {
   static constexpr const char* name = "3 split-K";
-
-  static StepPlan plan(const SuiteShape& s, int sms);
-  // Enqueues step 3. Preconditions and errors: as Step1Chapter08::launch.
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (n > Step2SmallM::kMaxTokens)
-      return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-    launch_split_k_choice(split_k_choice(m, n, k, current_sms()), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                          stream);
+  static Schedule choose(int m, int n, int k, int sms) {
+    if (n > Step2SmallM::kMaxTokens) return {ScheduleKind::Chapter08};
+    const SplitChoice c = split_k_choice(m, n, k, sms);
+    Schedule narrow{ScheduleKind::Narrow};
+    narrow.block_n = c.block_n, narrow.splits = c.splits;
+    return narrow;
   }
 };
 // [/doc:step3]
-
-// Step 3's schedule and waves: split_k_choice's blocks, on the SMs' slots as step 2 counts them.
-inline StepPlan Step3SplitK::plan(const SuiteShape& s, int sms) {
-  if (s.m > Step2SmallM::kMaxTokens) return Step1Chapter08::plan(s, sms);
-  const SplitChoice c = split_k_choice(s.n(), s.m, s.k(), sms);
-  if (c.splits == 1) return Step2SmallM::plan(s, sms);
-  const int per_sm = small_m_blocks_per_sm(c.block_n, c.tiles * c.splits, sms);  // as launch_split_k runs it
-  StepPlan p;
-  p.schedule = "64 x " + std::to_string(c.block_n) + " tiles, split-K " + std::to_string(c.splits);
-  p.waves = tc::waves_of(c.tiles * c.splits, sms * per_sm);
-  p.idle_sms_last_wave = sms - (p.waves.last_wave_busy < sms ? p.waves.last_wave_busy : sms);
-  return p;
-}

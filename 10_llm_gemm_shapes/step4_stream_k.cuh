@@ -16,10 +16,10 @@
 // (.acquire/.release, .gpu), "Memory Consistency Model", and as tc/taller_tile_gemm.cuh.
 #pragma once
 
+#include "schedule.hpp"
 #include "step1_chapter08.cuh"
 #include "step3_split_k.cuh"
 #include "stream_k_plan.hpp"
-#include "suite.hpp"
 
 #include "tc/check.hpp"
 #include "tc/cluster.cuh"
@@ -199,14 +199,14 @@ StreamKWorkspace stream_k_workspace(int blocks) {
 // cluster takes a share however few the tiles), with chapter 08's tall tile everywhere (tc::uniform_plan: 384 x 256
 // cluster tiles): stream-K gives the clusters equal counts of iterations, so an iteration should cost the same in
 // every tile, which two heights would not. C = alpha A B + beta C as step 1 takes them. k = 0 has no iteration to
-// share: step 1 writes beta C. Preconditions: as Step1Chapter08::launch; see stream_k_workspace. Errors: as
-// Step1Chapter08::launch; std::invalid_argument where the iterations overflow an int.
+// share: step 1 writes beta C. Preconditions: as launch_chapter08; see stream_k_workspace. Errors: as
+// launch_chapter08; std::invalid_argument where the iterations overflow an int.
 inline void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                             int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
   using Tile = Step1Chapter08::Tile;
   using Epilogue = tc::TmaStoreEpilogue<__nv_bfloat16>;
   constexpr auto kKernel = stream_k_gemm_kernel<Tile, Epilogue>;
-  if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  if (k == 0) return launch_chapter08(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   const int blocks = tc::persistent_blocks<Tile>(tc::resident_blocks<Tile, kKernel>("step 4 (stream-K)"), 1 << 30);
   const tc::HeightPlan plan = tc::uniform_plan<Tile>(m, n);
   const stream_k::Plan sk{plan.count(), tc::ceil_div(k, tc::kSliceK), blocks / Tile::ClusterM};
@@ -223,28 +223,14 @@ inline void launch_stream_k(int m, int n, int k, float alpha, const __nv_bfloat1
 // [/doc:stream_k_launch]
 
 // [doc:step4]
-// Step 4 as the launchers take it: step 3 up to 256 tokens, stream-K past them.
-struct Step4StreamK : SuiteStep {
+// Step 4: step 3's choice up to 256 tokens, stream-K past them.
+struct Step4StreamK {
   static constexpr const char* name = "4 stream-K";
-
-  static StepPlan plan(const SuiteShape& s, int sms);
-  // Enqueues step 4. Preconditions and errors: as launch_stream_k.
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (n <= Step2SmallM::kMaxTokens) return Step3SplitK::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-    launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+  static Schedule choose(int m, int n, int k, int sms) {
+    if (n < kStreamKMinTokens) return Step3SplitK::choose(m, n, k, sms);
+    return {ScheduleKind::StreamK};
   }
 };
 // [/doc:step4]
-
-// Step 4's schedule and waves past 256 tokens: step 1's cluster tiles, now one wave of equal shares on its clusters,
-// so the only idle SMs are those the persistent grid leaves out.
-inline StepPlan Step4StreamK::plan(const SuiteShape& s, int sms) {
-  if (s.m <= Step2SmallM::kMaxTokens) return Step3SplitK::plan(s, sms);
-  const int clusters = step1_clusters();
-  StepPlan p;
-  p.schedule = "stream-K over 384 x 256 cluster tiles";
-  p.waves = tc::waves_of(tc::uniform_plan<Step1Chapter08::Tile>(s.n(), s.m).count(), clusters);
-  p.idle_sms_last_wave = sms - Step1Chapter08::Tile::ClusterM * clusters;
-  return p;
-}
+static_assert(kStreamKMinTokens == Step2SmallM::kMaxTokens + 1, "stream-K takes over where one column of narrow "
+                                                                 "tiles ends (schedule.hpp)");

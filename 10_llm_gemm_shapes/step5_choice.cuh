@@ -4,8 +4,8 @@
 // What it adds over step 4: steps 2 to 4 switch schedules at fixed token counts (the narrow tiles up to 256 tokens,
 // stream-K past them), and the suite shows the switch points are wrong for some shapes: at 512 tokens a weight of
 // 4096 rows makes too few of chapter 08's tiles, and the narrow tiles, two columns of 256 tokens, beat it. It also
-// adds two more tiles to choose from, the wide tile (step5_wide_tile.cuh), whose width is itself picked to make about
-// one tile an SM, and the pair tile (step5_pair_tile.cuh), the narrow tile with two consumers, whose token tile is
+// adds two more tiles to choose from, the wide tile (wide_tile.cuh), whose width is itself picked to make about
+// one tile an SM, and the pair tile (pair_tile.cuh), the narrow tile with two consumers, whose token tile is
 // picked the same way. Step 5 estimates every schedule's time at the shape and runs the fastest estimate:
 //   time = launch + max(compute, DRAM)
 //   compute = waves x slices a work unit x the time of one slice on one SM (the wgmma's multiplies at the SM's rate,
@@ -24,16 +24,18 @@
 // Shapes and layouts: as step 1 (suite.hpp). Host model: pure; the launcher asks the GPU once for its SMs and DRAM.
 #pragma once
 
+#include "pair_tile.cuh"
+#include "schedule.hpp"
+#include "schedules.cuh"
+#include "small_m_tile.cuh"
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
-#include "step4_stream_k.cuh"
-#include "step5_pair_tile.cuh"
-#include "step5_wide_tile.cuh"
 #include "stream_k_plan.hpp"
-#include "suite.hpp"
+#include "wide_tile.cuh"
 
 #include "tc/check.hpp"
+#include "tc/device.hpp"  // tc::current_device_sms
 #include "tc/layouts/tile_order.hpp"
 #include "tc/layouts/waves.hpp"
 
@@ -77,123 +79,102 @@ struct MachineModel {
 // [/doc:machine_model]
 
 // [doc:choice]
-// One schedule and what the model estimates for it. label: as tools/schedule_sweep.cu's columns name it.
-enum class ScheduleKind { Chapter08, StreamK, Narrow, Wide, Pair };
-
-struct ScheduleEstimate {
-  ScheduleKind kind = ScheduleKind::Chapter08;
-  int block_n = 0, splits = 1;  // the narrow or pair tile's wgmma N, the narrow tile's splits of K
-  bool half_n = false;          // the narrow tile is half of Step2SmallM::block_n(tokens) wide
-  int width = 0;                // the wide tile's weights (wgmma's N)
+// One schedule (schedule.hpp) and what the model estimates for it.
+struct ScheduleEstimate : Schedule {
   tc::Waves waves;
   int busy_sms = 0;  // the SMs its first wave keeps busy, which pull the operands from DRAM
   double compute_s = 0.0, dram_s = 0.0, seconds = 0.0;
-  std::string label() const {
-    if (kind == ScheduleKind::Chapter08) return "ch08";
-    if (kind == ScheduleKind::StreamK) return "stream-K";
-    if (kind == ScheduleKind::Wide) return "wide";
-    if (kind == ScheduleKind::Pair) return "pair";
-    return std::string(half_n ? "BN/2" : "BN") + (splits > 1 ? " s" + std::to_string(splits) : std::string());
-  }
 };
 
-// The most tokens the narrow and pair tiles are considered at (four columns of 256), the splits tried, and the fewest
-// and most tokens the wide tile is considered at: at 32 or fewer, most of its 64 token rows would not exist; up to
-// 2048, since its 128-token tiles can still make about one wave where chapter 08's 256-token tiles leave SMs idle
-// (Qwen2.5-7B's O at 1042 tokens: 126 tiles of 128 tokens by 256 weights, cuBLAS's tile there). Past 1024 tokens the
-// pair tile was never the fastest schedule, and the wide tile at that one shape of both suites
-// (docs/results/10_wide_pair_past_1024_h200.txt).
-inline constexpr int kNarrowMaxTokens = 1024;
-inline constexpr int kWideMinTokens = 33;
-inline constexpr int kWideMaxTokens = 2048;
+// The splits of K the model weighs for the narrow tiles.
 inline constexpr int kNarrowSplits[] = {1, 2, 4};
 
 // Every schedule's estimate at m weights, n tokens and k (the kernels' M, N and K: suite.hpp), in the sweep's column
 // order: chapter 08, stream-K (past 256 tokens, where step 4 runs it), then the narrow tiles BN and BN/2 in 1, 2 and 4
 // splits (up to kNarrowMaxTokens tokens, each split keeping kMinSlicesPerSplit slices), then the wide tile (from
-// kWideMinTokens to kWideMaxTokens tokens) and the pair tile (from kWideMinTokens to kNarrowMaxTokens). Preconditions:
-// m, n, k >= 1.
-// Host, pure.
+// kWideMinTokens to kWideMaxTokens tokens) and the pair tile (from kWideMinTokens to kNarrowMaxTokens): the token
+// ranges of the schedule table (schedule.hpp). Preconditions: m, n, k >= 1. Host, pure.
 inline std::vector<ScheduleEstimate> estimate_schedules(int m, int n, int k, const MachineModel& g) {
   using Tile = Step1Chapter08::Tile;
   const int slices = tc::ceil_div(k, tc::kSliceK);
   const double bytes = 2.0 * (double(m) * k + double(n) * k + double(m) * n);
   // A slice of chapter 08's tall cluster tile, on one of its two SMs: 192 x 256 x 64 multiply-adds.
   const double tall_slice_s = 2.0 * (Tile::BlockM * Tile::BlockN) * tc::kSliceK / g.sm_flops_per_s;
-  auto finish = [&](ScheduleEstimate e, int busy_sms) {
-    e.busy_sms = busy_sms;
-    e.dram_s = bytes / std::min(g.dram_bytes_per_s, busy_sms * g.sm_dram_bytes_per_s);
-    e.seconds = g.launch_s + std::max(e.compute_s, e.dram_s);
-    return e;
-  };
   std::vector<ScheduleEstimate> out;
+  // Weighs schedule s: its waves (schedule_waves), then the compute estimate that `compute` makes from them, then its
+  // DRAM time and the total.
+  auto weigh = [&](const Schedule& s, const auto& compute) {
+    ScheduleEstimate e;
+    static_cast<Schedule&>(e) = s;
+    const ScheduleWaves w = schedule_waves(s, m, n, g.sms, g.clusters);
+    e.waves = w.waves;
+    e.busy_sms = w.busy_sms;
+    e.compute_s = compute(w);
+    e.dram_s = bytes / std::min(g.dram_bytes_per_s, e.busy_sms * g.sm_dram_bytes_per_s);
+    e.seconds = g.launch_s + std::max(e.compute_s, e.dram_s);
+    out.push_back(e);
+  };
 
-  ScheduleEstimate ch08;  // whole cluster tiles of two heights, a wave of them at a time (step 1)
-  const tc::HeightPlan plan = tc::tile_plan<Tile>(m, n, g.clusters);
-  ch08.waves = tc::waves_of(plan.count(), g.clusters);
-  // The busiest cluster's rows of C, in tall tiles' worth: a short tile (256 rows) multiplies 2/3 of a tall one's.
-  ch08.compute_s = double(tc::busiest_cluster_rows(plan, g.clusters)) / (Tile::ClusterM * Tile::BlockM) * slices *
-                   tall_slice_s;
-  out.push_back(finish(ch08, Tile::ClusterM * std::min(ch08.waves.units, g.clusters)));
+  weigh({ScheduleKind::Chapter08}, [&](const ScheduleWaves&) {
+    // The busiest cluster's rows of C, in tall tiles' worth: a short tile (256 rows) multiplies 2/3 of a tall one's.
+    const tc::HeightPlan plan = tc::tile_plan<Tile>(m, n, g.clusters);
+    return double(tc::busiest_cluster_rows(plan, g.clusters)) / (Tile::ClusterM * Tile::BlockM) * slices *
+           tall_slice_s;
+  });
 
-  if (n > Step2SmallM::kMaxTokens) {  // stream-K's whole waves, then the streamed share (stream_k_plan.hpp)
-    ScheduleEstimate sk;
-    sk.kind = ScheduleKind::StreamK;
-    const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
-    sk.waves = tc::waves_of(p.tiles, g.clusters);
-    sk.compute_s = (double(p.dp_waves()) * slices + g.streamed_slice * p.sk_total() / g.clusters) * tall_slice_s;
-    // The fixup (stream_k_plan.hpp): a tile's owner reads the partial of every later cluster that ran part of it,
-    // one after another, after writing its own for the tile before. With fewer tiles than clusters many clusters
-    // share a tile (DSV3's kv_a at 505 tokens: 4 tiles, 16 clusters each), and the most shared sets the end.
-    int sharers = 0;
-    for (int t = 0; t < p.sk_tiles(); ++t) sharers = std::max(sharers, p.last(t) - p.owner(t));
-    const double partial_s = 4.0 * Tile::BlockM * Tile::BlockN / g.sm_l2_bytes_per_s;  // a block's fp32 tile
-    sk.compute_s += (sharers > 0 ? sharers + 1 : 0) * partial_s;
-    out.push_back(finish(sk, Tile::ClusterM * g.clusters));
-  }
+  if (weighed_at(ScheduleKind::StreamK, n))
+    weigh({ScheduleKind::StreamK}, [&](const ScheduleWaves&) {  // whole waves, then the streamed share
+      const stream_k::Plan p{tc::uniform_plan<Tile>(m, n).count(), slices, g.clusters};
+      // The fixup (stream_k_plan.hpp): a tile's owner reads the partial of every later cluster that ran part of it,
+      // one after another, after writing its own for the tile before. With fewer tiles than clusters many clusters
+      // share a tile (DSV3's kv_a at 505 tokens: 4 tiles, 16 clusters each), and the most shared sets the end.
+      int sharers = 0;
+      for (int t = 0; t < p.sk_tiles(); ++t) sharers = std::max(sharers, p.last(t) - p.owner(t));
+      const double partial_s = 4.0 * Tile::BlockM * Tile::BlockN / g.sm_l2_bytes_per_s;  // a block's fp32 tile
+      return (double(p.dp_waves()) * slices + g.streamed_slice * p.sk_total() / g.clusters) * tall_slice_s +
+             (sharers > 0 ? sharers + 1 : 0) * partial_s;
+    });
 
   const int full = Step2SmallM::block_n(n);
-  for (int block_n : {full, full / 2}) {
-    if (n > kNarrowMaxTokens) break;
-    if (!Step2SmallM::is_token_tile(block_n)) continue;  // half of 8, 96, 160 or 224: no such kernel
-    for (int splits : kNarrowSplits) {
-      if (slices / splits < kMinSlicesPerSplit) continue;
-      ScheduleEstimate e;
-      e.kind = ScheduleKind::Narrow;
-      e.block_n = block_n, e.splits = splits, e.half_n = block_n != full;
-      const int blocks = small_m_tiles(m, n, block_n) * splits;
-      const int per_sm = small_m_blocks_per_sm(block_n, blocks, g.sms);  // as steps 2 and 3 launch them
-      e.waves = tc::waves_of(blocks, g.sms * per_sm);
-      // The blocks that share an SM in a full wave share its tensor cores and its intake from L2.
-      const int sharing = std::min(per_sm, tc::ceil_div(std::min(e.waves.units, g.sms * per_sm), g.sms));
-      const double slice_s = sharing * std::max(2.0 * 64 * block_n * tc::kSliceK / g.sm_flops_per_s,
-                                                double(64 + block_n) * tc::kSliceBytes / g.sm_l2_bytes_per_s);
-      e.compute_s = e.waves.waves * tc::ceil_div(slices, splits) * slice_s + (e.waves.waves - 1) * g.narrow_wave_s +
-                    (splits > 1 ? g.split_s : 0.0);
-      out.push_back(finish(e, std::min(e.waves.units, g.sms)));
+  if (weighed_at(ScheduleKind::Narrow, n))
+    for (int block_n : {full, full / 2}) {
+      if (!Step2SmallM::is_token_tile(block_n)) continue;  // half of 8, 96, 160 or 224: no such kernel
+      for (int splits : kNarrowSplits) {
+        if (slices / splits < kMinSlicesPerSplit) continue;
+        Schedule narrow{ScheduleKind::Narrow};
+        narrow.block_n = block_n, narrow.splits = splits, narrow.half_n = block_n != full;
+        weigh(narrow, [&](const ScheduleWaves& w) {
+          // The blocks that share an SM in a full wave share its tensor cores and its intake from L2.
+          const int per_sm = w.blocks_per_sm;
+          const int sharing = std::min(per_sm, tc::ceil_div(std::min(w.waves.units, g.sms * per_sm), g.sms));
+          const double slice_s = sharing * std::max(2.0 * 64 * block_n * tc::kSliceK / g.sm_flops_per_s,
+                                                    double(64 + block_n) * tc::kSliceBytes / g.sm_l2_bytes_per_s);
+          return w.waves.waves * tc::ceil_div(slices, splits) * slice_s + (w.waves.waves - 1) * g.narrow_wave_s +
+                 (splits > 1 ? g.split_s : 0.0);
+        });
+      }
     }
-  }
-  if (n < kWideMinTokens || n > kWideMaxTokens) return out;
-  ScheduleEstimate wide;  // one block an SM; each slice is its tokens and its weights, from L2
-  wide.kind = ScheduleKind::Wide;
-  wide.width = wide_width(m, n, g.sms);
-  const int tokens = 64 * wide_consumers(n), blocks = tc::ceil_div(m, wide.width) * tc::ceil_div(n, tokens);
-  wide.waves = tc::waves_of(blocks, g.sms);
-  const double wide_slice_s = std::max(2.0 * tokens * wide.width * tc::kSliceK / g.sm_flops_per_s,
-                                       double(tokens + wide.width) * tc::kSliceBytes / g.wide_l2_bytes_per_s);
-  wide.compute_s = wide.waves.waves * slices * wide_slice_s + (wide.waves.waves - 1) * g.narrow_wave_s;
-  out.push_back(finish(wide, std::min(blocks, g.sms)));
 
-  if (n > kNarrowMaxTokens) return out;
-  ScheduleEstimate pair;  // one block an SM; each slice is 128 weights and the tokens, from L2
-  pair.kind = ScheduleKind::Pair;
-  pair.block_n = pair_block_n(m, n, g.sms);
-  const int pair_blocks = small_m_tiles(m, n, pair.block_n, 128);
-  pair.waves = tc::waves_of(pair_blocks, g.sms);
-  const double pair_slice_s = std::max(2.0 * 128 * pair.block_n * tc::kSliceK / g.sm_flops_per_s,
-                                       double(128 + pair.block_n) * tc::kSliceBytes / g.pair_l2_bytes_per_s);
-  pair.compute_s = pair.waves.waves * slices * pair_slice_s + (pair.waves.waves - 1) * g.narrow_wave_s;
-  out.push_back(finish(pair, std::min(pair_blocks, g.sms)));
+  if (weighed_at(ScheduleKind::Wide, n)) {  // one block an SM; each slice is its tokens and its weights, from L2
+    Schedule wide{ScheduleKind::Wide};
+    wide.width = wide_width(m, n, g.sms);
+    const int tokens = 64 * wide_consumers(n);
+    weigh(wide, [&](const ScheduleWaves& w) {
+      const double slice_s = std::max(2.0 * tokens * wide.width * tc::kSliceK / g.sm_flops_per_s,
+                                      double(tokens + wide.width) * tc::kSliceBytes / g.wide_l2_bytes_per_s);
+      return w.waves.waves * slices * slice_s + (w.waves.waves - 1) * g.narrow_wave_s;
+    });
+  }
+
+  if (weighed_at(ScheduleKind::Pair, n)) {  // one block an SM; each slice is 128 weights and the tokens, from L2
+    Schedule pair{ScheduleKind::Pair};
+    pair.block_n = pair_block_n(m, n, g.sms);
+    weigh(pair, [&](const ScheduleWaves& w) {
+      const double slice_s = std::max(2.0 * 128 * pair.block_n * tc::kSliceK / g.sm_flops_per_s,
+                                      double(128 + pair.block_n) * tc::kSliceBytes / g.pair_l2_bytes_per_s);
+      return w.waves.waves * slices * slice_s + (w.waves.waves - 1) * g.narrow_wave_s;
+    });
+  }
   return out;
 }
 
@@ -216,7 +197,7 @@ inline const MachineModel& current_machine() {
     TC_CHECK(cudaGetDevice(&device));
     TC_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device));
     TC_CHECK(cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device));
-    made.sms = current_sms();
+    made.sms = tc::current_device_sms();
     made.clusters = step1_clusters();
     // 0.9: a device-to-device copy's share of the peak on an H100 (3.03 of 3.35 TB/s) and an H200 (4.25 of 4.8).
     made.dram_bytes_per_s = 0.9 * 2.0 * khz * 1e3 * bits / 8.0;
@@ -225,60 +206,16 @@ inline const MachineModel& current_machine() {
   return g;
 }
 
-// Enqueues the estimate's schedule: C = alpha A B + beta C as step 1 takes them. Preconditions and errors: those of
-// the schedule's launcher.
-inline void launch_schedule(const ScheduleEstimate& e, int m, int n, int k, float alpha, const __nv_bfloat16* A,
-                            int lda, const __nv_bfloat16* B, int ldb, float beta, __nv_bfloat16* C, int ldc,
-                            cudaStream_t stream) {
-  if (e.kind == ScheduleKind::Chapter08)
-    return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  if (e.kind == ScheduleKind::StreamK) return launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  if (e.kind == ScheduleKind::Wide) return launch_wide(e.width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  if (e.kind == ScheduleKind::Pair) return launch_pair(e.block_n, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  SplitChoice c;
-  c.block_n = e.block_n;
-  c.splits = e.splits;
-  c.tiles = small_m_tiles(m, n, e.block_n);
-  launch_split_k_choice(c, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-}
-
 // [doc:step5]
-// Step 5 as the launchers take it: the model's choice at every shape.
-struct Step5Choice : SuiteStep {
+// Step 5: the model's choice at every shape, on this GPU's MachineModel with `sms` SMs; chapter 08's cluster tiles at
+// k = 0 (beta C: no schedule has a slice to load). Errors: those of current_machine.
+struct Step5Choice {
   static constexpr const char* name = "5 the choice";
-
-  static StepPlan plan(const SuiteShape& s, int sms);
-  // Enqueues step 5. Preconditions and errors: as Step1Chapter08::launch, and those of current_machine.
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);  // beta C
-    launch_schedule(choose_schedule(m, n, k, current_machine()), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
-                    stream);
+  static Schedule choose(int m, int n, int k, int sms) {
+    if (k == 0) return {ScheduleKind::Chapter08};
+    MachineModel g = current_machine();
+    g.sms = sms;
+    return choose_schedule(m, n, k, g);
   }
 };
 // [/doc:step5]
-
-// Step 5's schedule and waves: the choice's, with the SMs its last wave leaves idle.
-inline StepPlan Step5Choice::plan(const SuiteShape& s, int sms) {
-  MachineModel g = current_machine();
-  g.sms = sms;
-  const ScheduleEstimate e = choose_schedule(s.n(), s.m, s.k(), g);
-  StepPlan p;
-  p.waves = e.waves;
-  if (e.kind == ScheduleKind::Narrow) {
-    p.schedule = "model: 64 x " + std::to_string(e.block_n) + " tiles" +
-                 (e.splits > 1 ? ", split-K " + std::to_string(e.splits) : std::string());
-    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
-  } else if (e.kind == ScheduleKind::Pair) {
-    p.schedule = "model: 128 x " + std::to_string(e.block_n) + " pair tiles";
-    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
-  } else if (e.kind == ScheduleKind::Wide) {
-    p.schedule = "model: wide " + std::to_string(64 * wide_consumers(s.m)) + " x " + std::to_string(e.width) + " tiles";
-    p.idle_sms_last_wave = sms - std::min(e.waves.last_wave_busy, sms);
-  } else {
-    p.schedule = e.kind == ScheduleKind::StreamK ? "model: stream-K" : "model: ch08 cluster tiles";
-    p.idle_sms_last_wave = sms - Step1Chapter08::Tile::ClusterM *
-                                     (e.kind == ScheduleKind::StreamK ? g.clusters : e.waves.last_wave_busy);
-  }
-  return p;
-}

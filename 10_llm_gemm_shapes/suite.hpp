@@ -72,8 +72,8 @@ struct SuiteShape {
 
 // [doc:step_plan]
 // What a step runs at one shape, and where its time goes: its schedule in words, its work units (tiles) in waves on
-// the GPU's persistent grid or SMs (tc::waves_of), and the SMs the last wave leaves idle. Each step's plan() fills it
-// on the host, for the table.
+// the GPU's persistent grid or SMs (tc::waves_of), and the SMs the last wave leaves idle. Scheduled<Step>::plan fills
+// it on the host from the schedule the step chooses (schedules.cuh), for the table.
 struct StepPlan {
   std::string schedule;
   tc::Waves waves;

@@ -1,13 +1,10 @@
-// Chapter 10 -- what every step is: the operands and contract all of them take (SuiteStep), and the GPU's SM count
-// that the steps which size their grids or schedules to it ask (current_sms). Host code.
+// Chapter 10 -- what every step is to the project's launchers: the operands and contract all of them take
+// (SuiteStep). Host code.
 #pragma once
 
-#include "tc/check.hpp"
 #include "tc/layouts/tags.hpp"
 #include "tc/tile_contract.hpp"
 #include "tc/types.hpp"
-
-#include <cuda_runtime.h>
 
 // [doc:suite_step]
 // What every step of the chapter is, as the project's launchers take it (tc/padded_gemm.hpp): bf16 in, fp32
@@ -22,14 +19,3 @@ struct SuiteStep {
   static constexpr tc::TileContract kContract{{1, 1, 1}, tc::kTmaOperandRule, tc::kTmaStoreOperandRule};
 };
 // [/doc:suite_step]
-
-// The SMs of the current GPU, asked once. Errors: tc::CudaError.
-inline int current_sms() {
-  static const int sms = [] {
-    int device = 0, count = 0;
-    TC_CHECK(cudaGetDevice(&device));
-    TC_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return count;
-  }();
-  return sms;
-}

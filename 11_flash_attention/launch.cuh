@@ -10,6 +10,7 @@
 #include "step5_persistent.cuh"
 
 #include "tc/check.hpp"
+#include "tc/device.hpp"  // tc::current_device_sms
 #include "tc/tma.hpp"
 
 #include <cuda.h>
@@ -73,12 +74,9 @@ void launch_tiled(Kernel kernel, int threads, const Shape& s, const DeviceTensor
   TC_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSmemBytes));
   const int row_blocks = (s.seqlen_q + Tile::kBlockM - 1) / Tile::kBlockM;
   dim3 grid(row_blocks, s.heads, s.batch);
-  if (persistent) {
-    int device = 0, sms = 0;
-    TC_CHECK(cudaGetDevice(&device));
-    TC_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    grid = dim3(unsigned(std::min<std::int64_t>(std::int64_t(row_blocks) * s.heads * s.batch, sms)));
-  }
+  if (persistent)
+    grid = dim3(unsigned(std::min<std::int64_t>(std::int64_t(row_blocks) * s.heads * s.batch,
+                                                tc::current_device_sms())));
   kernel<<<grid, threads, Tile::kSmemBytes, stream>>>(map_q, map_k, map_v, t.o, t.lse, device_shape(s, t.cu_seqlens),
                                                       scale_log2(s.head_dim));
   TC_CHECK(cudaGetLastError());

@@ -25,12 +25,14 @@
 #include <vector>
 
 #include "chapter_config.hpp"  // tc::chapter::kMinSm
-#include "step1_chapter08.cuh"
-#include "step2_small_m.cuh"
-#include "step3_split_k.cuh"
 #include "grouped_plan.hpp"
 #include "moe_routing.hpp"
 #include "moe_run.cuh"
+#include "schedule.hpp"
+#include "schedules.cuh"
+#include "step1_chapter08.cuh"
+#include "step2_small_m.cuh"
+#include "step3_split_k.cuh"
 #include "step4_stream_k.cuh"
 #include "step5_choice.cuh"
 #include "step6_grouped.cuh"
@@ -122,7 +124,7 @@ TEST_CASE("a suite shape is y^T = W x^T: the weights as op T (lda = K), the toke
 TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs the last wave leaves idle",
           "[waves]") {
   // One token: one column of tiles, a row per 384 or 256 weights: far fewer tiles than clusters, most SMs idle.
-  const Step1Waves one = step1_waves({1, LinearLayer{"8B", "O", 4096, 4096}}, 64, 132);
+  const Step1Waves one = step1_waves(4096, 1, 64, 132);  // 8B O: 4096 weights
   CHECK(one.plan.tile_cols == 1);
   CHECK(one.waves.units == one.plan.count());
   CHECK(one.waves.units <= 16);  // 4096 rows in tiles of at least 256
@@ -133,7 +135,7 @@ TEST_CASE("step 1's waves: its plan's cluster tiles on the clusters, and the SMs
   CHECK(rows >= 4096);
   CHECK(rows < 4096 + 384);
   // 8192 tokens through the 70B gate+up: many waves, and the last one's idle SMs are what the division leaves.
-  const Step1Waves big = step1_waves({8192, LinearLayer{"70B", "gate+up", 57344, 8192}}, 64, 132);
+  const Step1Waves big = step1_waves(57344, 8192, 64, 132);
   CHECK(big.plan.tile_cols == 32);
   CHECK(big.waves.waves == (big.plan.count() + 63) / 64);
   CHECK(big.idle_sms_last_wave == 132 - 2 * big.waves.last_wave_busy);
@@ -179,7 +181,7 @@ TEST_CASE("step 1 passes both checks at suite shapes, through the padded path an
   auto check = [&](const SuiteShape& s, double alpha, double beta) {
     INFO(s.name() << " alpha " << alpha << " beta " << beta);
     const tc::GemmProblem p = s.problem(alpha, beta);
-    tc::test::check_launcher<Step1Chapter08>(cublas, p.m, p.n, p.k, alpha, beta, 71);
+    tc::test::check_launcher<Scheduled<Step1Chapter08>>(cublas, p.m, p.n, p.k, alpha, beta, 71);
   };
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     check({1, LinearLayer{"8B", "O", 4096, 4096}}, alpha, beta);
@@ -247,18 +249,18 @@ TEST_CASE("step 2's tile: wgmma's N from the tokens, the deepest ring that fits,
 
 TEST_CASE("step 2's plan: 64-weight tiles on every SM's two blocks, one at 128 tokens where they fit", "[step2]") {
   // One token through Llama-3-8B's O: 64 tiles, one wave of 264 block slots, 68 of 132 SMs idle (step 1: 100).
-  const StepPlan one = Step2SmallM::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
+  const StepPlan one = Scheduled<Step2SmallM>::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
   CHECK(one.waves.units == 64);
   CHECK(one.waves.workers == 264);
   CHECK(one.waves.waves == 1);
   CHECK(one.idle_sms_last_wave == 68);
   CHECK(one.schedule == "64 x 8 tiles, 2 a SM");
   // 8B QKV at 128 tokens: 96 tiles of 64 x 128, one block an SM.
-  const StepPlan qkv = Step2SmallM::plan({128, LinearLayer{"8B", "QKV", 6144, 4096}}, 132);
+  const StepPlan qkv = Scheduled<Step2SmallM>::plan({128, LinearLayer{"8B", "QKV", 6144, 4096}}, 132);
   CHECK(qkv.waves.workers == 132);
   CHECK(qkv.schedule == "64 x 128 tiles, 1 a SM");
   // 70B gate+up at 128 tokens: 896 tiles, 4 waves, the last of 104 blocks on 104 SMs.
-  const StepPlan wide = Step2SmallM::plan({128, LinearLayer{"70B", "gate+up", 57344, 8192}}, 132);
+  const StepPlan wide = Scheduled<Step2SmallM>::plan({128, LinearLayer{"70B", "gate+up", 57344, 8192}}, 132);
   CHECK(wide.waves.units == 896);
   CHECK(wide.waves.waves == 4);
   CHECK(wide.idle_sms_last_wave == 132 - (896 - 3 * 264));
@@ -271,7 +273,7 @@ TEST_CASE("step 2 passes both checks at every wgmma N, through the padded path a
   auto check = [&](const SuiteShape& s, double alpha, double beta) {
     INFO(s.name() << " alpha " << alpha << " beta " << beta);
     const tc::GemmProblem p = s.problem(alpha, beta);
-    tc::test::check_launcher<Step2SmallM>(cublas, p.m, p.n, p.k, alpha, beta, 73);
+    tc::test::check_launcher<Scheduled<Step2SmallM>>(cublas, p.m, p.n, p.k, alpha, beta, 73);
   };
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     check({1, LinearLayer{"8B", "O", 4096, 4096}}, alpha, beta);
@@ -297,10 +299,60 @@ TEST_CASE("step 3's choice: the most splits whose blocks fit one an SM, each wit
   CHECK(split_k_choice(4096, 1, 1024, 132).splits == 2);     // 16 slices: two chunks of 8
   CHECK(split_k_choice(4096, 1, 512, 132).splits == 1);      // 8 slices: too few to split
   CHECK(split_k_choice(64, 1, 1 << 20, 132).splits == 8);    // the most a portable cluster holds
-  const StepPlan p = Step3SplitK::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
+  const StepPlan p = Scheduled<Step3SplitK>::plan({1, LinearLayer{"8B", "O", 4096, 4096}}, 132);
   CHECK(p.waves.units == 128);
   CHECK(p.waves.waves == 1);
-  CHECK(p.schedule == "64 x 8 tiles, split-K 2");
+  CHECK(p.schedule == "64 x 8 tiles, 2 a SM, split-K 2");
+}
+
+TEST_CASE("the schedule table: each step's choice names a schedule, and no step launches another's", "[schedule]") {
+  // Step 1 runs chapter 08's tiles everywhere; steps 2 and 3 the narrow tile to 256 tokens and chapter 08's past
+  // them; step 4 step 3's choice to 256 tokens and stream-K past them.
+  for (int n : {1, 16, 256, 257, 8192}) {
+    INFO(n << " tokens");
+    CHECK(Step1Chapter08::choose(4096, n, 4096, 132).kind == ScheduleKind::Chapter08);
+    const Schedule two = Step2SmallM::choose(4096, n, 4096, 132), three = Step3SplitK::choose(4096, n, 4096, 132);
+    const Schedule four = Step4StreamK::choose(4096, n, 4096, 132);
+    const ScheduleKind narrow_or_ch08 = n <= 256 ? ScheduleKind::Narrow : ScheduleKind::Chapter08;
+    CHECK(two.kind == narrow_or_ch08);
+    CHECK(three.kind == narrow_or_ch08);
+    CHECK(four.kind == (n <= 256 ? ScheduleKind::Narrow : ScheduleKind::StreamK));
+    if (n <= 256) {
+      CHECK(two.block_n == Step2SmallM::block_n(n));
+      CHECK(two.splits == 1);
+      CHECK(three.splits == split_k_choice(4096, n, 4096, 132).splits);
+      CHECK(four.label() == three.label());
+    }
+  }
+  CHECK(Step3SplitK::choose(4096, 1, 4096, 132).label() == "BN s2");  // 64 tiles: two splits
+  // The table: one row a kind, in the kinds' order, with the token ranges step 5 weighs them at.
+  REQUIRE(std::size(kSchedules) == 5);
+  for (const ScheduleRow& r : kSchedules) CHECK(schedule_row(r.kind).label == r.label);
+  CHECK(weighed_at(ScheduleKind::Chapter08, 1));
+  CHECK(weighed_at(ScheduleKind::Chapter08, 1 << 20));
+  CHECK_FALSE(weighed_at(ScheduleKind::StreamK, Step2SmallM::kMaxTokens));
+  CHECK(weighed_at(ScheduleKind::StreamK, Step2SmallM::kMaxTokens + 1));
+  CHECK(weighed_at(ScheduleKind::Narrow, kNarrowMaxTokens));
+  CHECK_FALSE(weighed_at(ScheduleKind::Narrow, kNarrowMaxTokens + 1));
+  CHECK_FALSE(weighed_at(ScheduleKind::Wide, kWideMinTokens - 1));
+  CHECK(weighed_at(ScheduleKind::Wide, kWideMaxTokens));
+  CHECK_FALSE(weighed_at(ScheduleKind::Pair, kNarrowMaxTokens + 1));
+  // The labels the sweep's columns use.
+  Schedule half{ScheduleKind::Narrow};
+  half.block_n = 8, half.splits = 4, half.half_n = true;
+  CHECK(half.label() == "BN/2 s4");
+  CHECK(Schedule{ScheduleKind::Pair}.label() == "pair");
+  // What the suite's tables print for each kind, from the waves schedule_waves counts.
+  Schedule wide{ScheduleKind::Wide};
+  wide.width = 80;
+  const ScheduleWaves w = schedule_waves(wide, 10240, 128, 132, 64);
+  CHECK(w.waves.units == 128);  // 10240 / 80 weights by one 128-token tile
+  CHECK(w.busy_sms == 128);
+  CHECK(w.idle_sms_last_wave == 4);
+  CHECK(describe(wide, w, 128) == "wide 128 x 80 tiles");
+  const ScheduleWaves sk = schedule_waves(Schedule{ScheduleKind::StreamK}, 4096, 512, 132, 64);
+  CHECK(sk.busy_sms == 128);
+  CHECK(sk.idle_sms_last_wave == 4);
 }
 
 // Step 3's kernel with a fixed tile and split count, as a launcher type.
@@ -319,8 +371,9 @@ TEST_CASE("step 3 passes both checks at every split count, with chunks of K left
   const tc::CublasHandle cublas;
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     INFO("alpha " << alpha << " beta " << beta);
-    tc::test::check_launcher<Step3SplitK>(cublas, 4096, 1, 4096, alpha, beta, 75);   // 8B O at one token: 4 splits
-    tc::test::check_launcher<Step3SplitK>(cublas, 264, 17, 65, alpha, beta, 75);     // the padded path
+    // 8B O at one token: 2 splits
+    tc::test::check_launcher<Scheduled<Step3SplitK>>(cublas, 4096, 1, 4096, alpha, beta, 75);
+    tc::test::check_launcher<Scheduled<Step3SplitK>>(cublas, 264, 17, 65, alpha, beta, 75);     // the padded path
   }
   tc::test::check_launcher<FixedSplit<8, 2>>(cublas, 1000, 3, 200, 1, 0, 77);    // K = 200: chunks of 2 and 2 slices
   tc::test::check_launcher<FixedSplit<16, 4>>(cublas, 1000, 16, 1000, 1, 0, 77);
@@ -359,8 +412,8 @@ TEST_CASE("step 3's sums are the same bit for bit on every run", "[gpu][step3]")
   const tc::CublasHandle cublas;
   const SuiteShape s{16, LinearLayer{"8B", "down", 4096, 14336}};  // 64 tiles: 2 splits
   const tc::GemmProblem p = s.problem();
-  REQUIRE(split_k_choice(p.m, p.n, p.k, current_sms()).splits > 1);
-  check_same_bits_every_run<Step3SplitK>(cublas, p);
+  REQUIRE(split_k_choice(p.m, p.n, p.k, tc::current_device_sms()).splits > 1);
+  check_same_bits_every_run<Scheduled<Step3SplitK>>(cublas, p);
 }
 
 // The wide tile at one width, as a launcher type for check_launcher (k = 0 goes to step 1, as step 5 sends it).
@@ -369,7 +422,7 @@ struct WideAt : SuiteStep {
   static constexpr const char* name = "5 wide tile";
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    if (k == 0) return launch_chapter08(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     launch_wide(Width, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
@@ -381,17 +434,15 @@ struct PairAt : SuiteStep {
   static constexpr int kBlockN = BlockN;
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    if (k == 0) return Step1Chapter08::launch(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    if (k == 0) return launch_chapter08(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
     launch_pair(BlockN, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
 
-// Stream-K at any token count, for the checks below.
-struct StreamKAlways : Step4StreamK {
-  static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
-                     int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    launch_stream_k(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, stream);
-  }
+// Stream-K at any token count, for the checks below: a step that always chooses it.
+struct StreamKAlways : Scheduled<StreamKAlways> {
+  static constexpr const char* name = "4 stream-K at any tokens";
+  static Schedule choose(int, int, int, int) { return {ScheduleKind::StreamK}; }
 };
 
 TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stream-K fixup that adds a partial "
@@ -419,8 +470,8 @@ TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stre
       CHECK_FALSE(verdict(FixedSplit<16, 4>{}, PlantedBug::SplitDropsLastChunk).passed);
       CHECK_FALSE(verdict(FixedSplit<16, 4>{}, PlantedBug::SplitAddsPartialTwice).passed);
       // Step 2's own kernel at 16 tokens (its narrow tile; past 256 tokens it runs step 1).
-      CHECK(verdict(Step2SmallM{}).passed);
-      CHECK_FALSE(verdict(Step2SmallM{}, PlantedBug::MiddleSliceTwice).passed);
+      CHECK(verdict(Scheduled<Step2SmallM>{}).passed);
+      CHECK_FALSE(verdict(Scheduled<Step2SmallM>{}, PlantedBug::MiddleSliceTwice).passed);
     } else {
       CHECK(verdict(FixedSplit<256, 2>{}).passed);
       CHECK_FALSE(verdict(FixedSplit<256, 2>{}, PlantedBug::SplitDropsLastChunk).passed);
@@ -441,11 +492,11 @@ TEST_CASE("the exact check fails a split that drops a K chunk, a split or a stre
 
 // A planted bug: step 1 launched with the last 8 of K left out, a dropped K chunk (lda and ldb stay K, so every
 // element misses 8 products, and the operands stay ones TMA can address).
-struct Step1DropsLastKChunk : Step1Chapter08 {
+struct Step1DropsLastKChunk : Scheduled<Step1Chapter08> {
   static constexpr const char* name = "1 dropping K's last 8";
   static void launch(int m, int n, int k, float alpha, const __nv_bfloat16* A, int lda, const __nv_bfloat16* B,
                      int ldb, float beta, __nv_bfloat16* C, int ldc, cudaStream_t stream) {
-    Step1Chapter08::launch(m, n, k - 8, alpha, A, lda, B, ldb, beta, C, ldc, stream);
+    launch_chapter08(m, n, k - 8, alpha, A, lda, B, ldb, beta, C, ldc, stream);
   }
 };
 
@@ -460,8 +511,8 @@ TEST_CASE("the suite's checks (made on the GPU) pass steps 1 to 3 and fail a dro
     const SuiteShape s{m, LinearLayer{"8B", "O", 4096, 4096}};
     INFO(s.name());
     const std::vector<ShapeResult> rows =
-        run_shape<Step1Chapter08, Step2SmallM, Step3SplitK, Step1DropsLastKChunk>(cublas, lt, s, 1.0, 0.0, 5, once,
-                                                                                  132);
+        run_shape<Scheduled<Step1Chapter08>, Scheduled<Step2SmallM>, Scheduled<Step3SplitK>, Step1DropsLastKChunk>(
+            cublas, lt, s, 1.0, 0.0, 5, once, 132);
     REQUIRE(rows.size() == 4);
     for (int i : {0, 1, 2}) {
       const ShapeResult& good = rows[i];
@@ -608,14 +659,17 @@ TEST_CASE("step 4 (stream-K) passes both checks at suite shapes, through the pad
   const tc::CublasHandle cublas;
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     INFO("alpha " << alpha << " beta " << beta);
-    tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 4096, alpha, beta, 79);  // 8B O: 22 tiles, all shared
-    tc::test::check_launcher<Step4StreamK>(cublas, 264, 300, 65, alpha, beta, 79);     // the padded path
+    // 8B O: 22 tiles, all shared
+    tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 4096, 512, 4096, alpha, beta, 79);
+    tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 264, 300, 65, alpha, beta, 79);     // the padded path
   }
-  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 14336, 1, 0, 81);   // 8B down
-  tc::test::check_launcher<Step4StreamK>(cublas, 6144, 2048, 4096, 1, 0, 81);   // 8B QKV
-  tc::test::check_launcher<Step4StreamK>(cublas, 1000, 300, 64, 1, 0, 81);      // one slice a tile: fewer than clusters
-  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 8192, 4096, 1, 0, 81);   // 8B O at 8192 tokens
-  tc::test::check_launcher<Step4StreamK>(cublas, 4096, 512, 0, 1, 0.5, 81);     // k = 0: beta C, through step 1
+  tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 4096, 512, 14336, 1, 0, 81);   // 8B down
+  tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 6144, 2048, 4096, 1, 0, 81);   // 8B QKV
+  // one slice a tile: fewer than clusters
+  tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 1000, 300, 64, 1, 0, 81);
+  tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 4096, 8192, 4096, 1, 0, 81);   // 8B O at 8192 tokens
+  // k = 0: beta C, through step 1
+  tc::test::check_launcher<Scheduled<Step4StreamK>>(cublas, 4096, 512, 0, 1, 0.5, 81);
 }
 
 
@@ -624,7 +678,7 @@ TEST_CASE("step 4's fixups are the same bit for bit on every run", "[gpu][step4]
   const tc::CublasHandle cublas;
   const SuiteShape s{512, LinearLayer{"8B", "down", 4096, 14336}};
   const tc::GemmProblem p = s.problem();
-  check_same_bits_every_run<Step4StreamK>(cublas, p);
+  check_same_bits_every_run<Scheduled<Step4StreamK>>(cublas, p);
 }
 
 // An H100's or H200's counts, with the fitted constants as they are: what the model sees on either GPU but for the
@@ -658,7 +712,7 @@ TEST_CASE("step 5's model: each schedule's time is the launch plus the longer of
     // tokens (the wide tile to 2048), in the sweep's column order, each split keeping 8 slices (8B's K of 4096 is 64
     // slices: 1, 2 and 4).
     REQUIRE(labels.front() == "ch08");
-    CHECK(all.front().waves.waves == step1_waves(s, g.clusters, g.sms).waves.waves);
+    CHECK(all.front().waves.waves == step1_waves(s.n(), s.m, g.clusters, g.sms).waves.waves);
     // Chapter 08's multiplies: the busiest cluster's rows of C, in tall cluster tiles (384 rows) of slices, so that
     // a short tile (256 rows) costs two thirds of a tall one.
     using Tile = Step1Chapter08::Tile;
@@ -857,13 +911,14 @@ TEST_CASE("step 5 passes both checks at shapes where the model picks each kind o
   const tc::CublasHandle cublas;
   for (auto [alpha, beta] : tc::test::gemm_scales<__nv_bfloat16>()) {
     INFO("alpha " << alpha << " beta " << beta);
-    tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 4096, alpha, beta, 83);  // 64 x 256 tiles, 2 columns
-    tc::test::check_launcher<Step5Choice>(cublas, 264, 300, 65, alpha, beta, 83);     // the padded path
+    // 64 x 256 tiles, 2 columns
+    tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 4096, 512, 4096, alpha, beta, 83);
+    tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 264, 300, 65, alpha, beta, 83);     // the padded path
   }
-  tc::test::check_launcher<Step5Choice>(cublas, 4096, 64, 14336, 1, 0, 85);  // split-K
-  tc::test::check_launcher<Step5Choice>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 96 tiles, split-K 2
-  tc::test::check_launcher<Step5Choice>(cublas, 6144, 2048, 4096, 1, 0, 85); // chapter 08
-  tc::test::check_launcher<Step5Choice>(cublas, 4096, 512, 0, 1, 0.5, 85);   // k = 0: beta C
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 4096, 64, 14336, 1, 0, 85);  // split-K
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 4096, 96, 4096, 1, 0, 85);   // 64 x 96 tiles, split-K 2
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 6144, 2048, 4096, 1, 0, 85); // chapter 08
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 4096, 512, 0, 1, 0.5, 85);   // k = 0: beta C
 }
 
 TEST_CASE("step 5's wide tile: the width that makes about one tile an SM, 64 or 128 tokens a tile", "[step5]") {
@@ -939,7 +994,7 @@ TEST_CASE("step 5's wide tile passes both checks at every width, 64 and 128 toke
     tc::test::check_launcher<WideAt<48>>(cublas, 264, 65, 65, alpha, beta, 93);       // the padded path
   }
   // Through step 5, where its model picks the wide tile.
-  tc::test::check_launcher<Step5Choice>(cublas, 28672, 128, 4096, 1, 0, 95);
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 28672, 128, 4096, 1, 0, 95);
 }
 
 TEST_CASE("step 5's pair tile: 128 weights by the token tile that makes the fewest SM-widths of work, a whole SM's "
@@ -1001,7 +1056,7 @@ TEST_CASE("step 5's pair tile passes both checks at every token tile, ragged edg
   // Through step 5, where its model picks the pair tile.
   MachineModel g = current_machine();
   CHECK(choose_schedule(8192, 261, 3696, g).kind == ScheduleKind::Pair);
-  tc::test::check_launcher<Step5Choice>(cublas, 8192, 261, 3696, 1, 0, 101);
+  tc::test::check_launcher<Scheduled<Step5Choice>>(cublas, 8192, 261, 3696, 1, 0, 101);
 }
 
 TEST_CASE("the MoE routing: top-k distinct experts a token, Zipf over the ranks, one expert never picked", "[moe]") {

@@ -1,6 +1,6 @@
 // Chapter 10's figures, drawn from the plans and tiles the steps use:
 //   10_waves.svg    Llama-3-8B's O at one token on a 132-SM H200: each step's work units and the SMs they busy
-//                   (step1_waves, Step2SmallM::plan, Step3SplitK::plan), one cell an SM
+//                   (step1_waves, Scheduled<Step2SmallM>::plan, Scheduled<Step3SplitK>::plan), one cell an SM
 //   10_swap_ab.svg  which operand sits in wgmma's M: the weights' 64 rows as A, the tokens as B, wgmma's N from the
 //                   token count (Step2SmallM::block_n), y^T's tile in C
 //   10_split_k.svg  step 3's sum through distributed shared memory: a cluster of 2 blocks, each over half of K, and
@@ -18,6 +18,7 @@
 // as CUDA); no GPU. Errors: none.
 #pragma once
 
+#include "schedules.cuh"
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
@@ -54,8 +55,8 @@ inline std::string sm_row(int x, int y, int sms, int busy, const char* fill) {
 inline std::string waves_figure() {
   constexpr int kSms = 132, kClusters = 64, kLeft = 150, kTop = 60, kRow = 52;
   const SuiteShape s{1, LinearLayer{"8B", "O", 4096, 4096}};
-  const Step1Waves one = step1_waves(s, kClusters, kSms);
-  const StepPlan two = Step2SmallM::plan(s, kSms), three = Step3SplitK::plan(s, kSms);
+  const Step1Waves one = step1_waves(s.n(), s.m, kClusters, kSms);
+  const StepPlan two = Scheduled<Step2SmallM>::plan(s, kSms), three = Scheduled<Step3SplitK>::plan(s, kSms);
   std::string body = text(10, 20,
                           "Llama-3-8B's O (4096 x 4096) at one token on 132 SMs: the SMs each step's work keeps "
                           "busy (one cell an SM)",

@@ -15,6 +15,7 @@
 // Usage: 10_schedule_sweep [--suite short|full|held-out] [--tokens 1,16,...] [--warmup 5] [--repeats 20]
 // [--rest-ms 20].
 // Exit codes: README.md, "Exit codes" (1 on a mismatch).
+#include "schedules.cuh"
 #include "step1_chapter08.cuh"
 #include "step2_small_m.cuh"
 #include "step3_split_k.cuh"
@@ -43,7 +44,7 @@ using T = __nv_bfloat16;
 using Launch = std::function<void(const T* A, const T* B, T* C)>;  // C = A B, as suite.hpp maps a shape
 
 // The columns of the table: one a schedule, in this order; an empty launch where a schedule does not apply.
-struct Schedule {
+struct Column {
   std::string label;
   Launch launch;
 };
@@ -53,12 +54,12 @@ const char* const kColumns[] = {"ch08",    "stream-K", "BN",   "BN s2", "BN s4",
 
 // Every column's launch at p: chapter 08 and stream-K at any token count, the narrow tiles where step 5's model
 // considers them (estimate_schedules), each through the launcher step 5 would call (launch_schedule).
-std::vector<Schedule> schedules(const tc::GemmProblem& p) {
+std::vector<Column> columns(const tc::GemmProblem& p) {
   std::vector<ScheduleEstimate> runs = estimate_schedules(p.m, p.n, p.k, current_machine());
   ScheduleEstimate stream_k;  // step 4's kernel at every token count, not only where step 5 weighs it
   stream_k.kind = ScheduleKind::StreamK;
   runs.push_back(stream_k);
-  std::vector<Schedule> out;
+  std::vector<Column> out;
   for (const char* label : kColumns) {
     const auto e =
         std::find_if(runs.begin(), runs.end(), [&](const ScheduleEstimate& r) { return r.label() == label; });
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
       double best_ms = -1.0, chosen_ms = -1.0;
       std::string best;
       const std::string chosen = choose_schedule(p.m, p.n, p.k, current_machine()).label();
-      for (const Schedule& schedule : schedules(p)) {
+      for (const Column& schedule : columns(p)) {
         if (!schedule.launch) {
           cells.push_back("-");
           continue;

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
         SplitChoice c = choice;
         c.splits = splits;
         auto launch = [&](const T* A, const T* B, T* C) {
-          launch_split_k_choice(c, p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
+          launch_narrow(c.block_n, c.splits, p.m, p.n, p.k, 1.0f, A, p.lda, B, p.ldb, 0.0f, C, p.ldc, nullptr);
         };
         const tc::GemmVerdict v = tc::check_gemm(exact, random, launch);
         if (!v.passed()) {

@@ -85,6 +85,13 @@ DeviceInfo query_device(int ordinal, const DeviceProbes& probes) {
   return info;
 }
 
+int current_device_sms() {
+  int device = 0, sms = 0;
+  TC_CHECK(cudaGetDevice(&device));
+  TC_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
 std::string sm_name(int sm) { return "sm_" + std::to_string(sm); }
 std::string compute_capability(int sm) { return std::to_string(sm / 10) + "." + std::to_string(sm % 10); }
 

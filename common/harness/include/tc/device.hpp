@@ -52,6 +52,12 @@ DeviceProbes system_probes();
 DeviceInfo query_device(int ordinal = 0);
 DeviceInfo query_device(int ordinal, const DeviceProbes& probes);
 
+// The SMs of the current device (cudaDevAttrMultiProcessorCount): what a persistent grid, a wave count or a schedule
+// is sized to at launch. Asked each call, so it follows cudaSetDevice; the runtime answers from its cache, without a
+// driver round trip. Errors: tc::CudaError where there is no current device. Source: CUDA Runtime API, "Device
+// Management" (cudaDeviceGetAttribute).
+int current_device_sms();
+
 // "sm_75"-style text for an integer SM version, and "7.5" as the compute capability.
 std::string sm_name(int sm);
 std::string compute_capability(int sm);

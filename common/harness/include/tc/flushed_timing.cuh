@@ -18,6 +18,7 @@
 #pragma once
 
 #include "tc/check.hpp"
+#include "tc/device.hpp"  // tc::current_device_sms
 #include "tc/device_buffer.hpp"
 #include "tc/timer.hpp"
 
@@ -65,12 +66,11 @@ __global__ void l2_flush_read_kernel(const uint4* data, std::size_t count, unsig
 class L2Flush {
  public:
   L2Flush() {
-    int device = 0, l2 = 0, sms = 0;
+    int device = 0, l2 = 0;
     TC_CHECK(cudaGetDevice(&device));
     TC_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-    TC_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     l2_bytes_ = std::size_t(l2);
-    blocks_ = 4 * sms;  // enough loads in flight to read at DRAM speed
+    blocks_ = 4 * current_device_sms();  // enough loads in flight to read at DRAM speed
     buffer_ = DeviceBuffer<uint4>(l2_flush_bytes(l2_bytes_) / 16);
     sink_ = DeviceBuffer<unsigned>(1);
     TC_CHECK(cudaMemset(buffer_.data(), 0, buffer_.size() * sizeof(uint4)));

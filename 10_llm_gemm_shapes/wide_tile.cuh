@@ -16,7 +16,6 @@
 // column-major, ldc >= m. Source: PTX ISA, "wgmma.mma_async" (.m64nNk16), "mbarrier", "cp.async.bulk.tensor".
 #pragma once
 
-#include "suite_step.hpp"
 
 #include "tc/check.hpp"
 #include "tc/dynamic_smem.hpp"
